@@ -1,3 +1,5 @@
+using BenchmarkDotNet.Running;
+
 namespace DivCon.Harness;
 
 /// <summary>Entry point of the DivCon experiment harness.</summary>
@@ -5,7 +7,14 @@ internal static class Program
 {
     private static int Main(string[] args)
     {
-        Console.WriteLine("DivCon harness: experiments arrive with the harness issue.");
-        return args.Length == 0 ? 0 : 1;
+        if (args.Length > 0 && args[0] == "bench")
+        {
+            // Everything after "bench" goes to BenchmarkDotNet (--filter, --job, --list ...).
+            BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args[1..]);
+            return 0;
+        }
+
+        Console.WriteLine("DivCon harness: experiments arrive with the harness issue. Try: bench --list flat");
+        return 0;
     }
 }
