@@ -34,6 +34,11 @@ internal static class ProportionalShares
         var programs = snapshot.Programs;
         int m = programs.Count;
         var cores = new int[m];
+        if (m == 0)
+        {
+            return cores;
+        }
+
         int given = 0;
         for (int i = 0; i < m; i++)
         {
