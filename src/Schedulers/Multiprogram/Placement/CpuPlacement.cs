@@ -412,31 +412,42 @@ public sealed class CpuPlacement
     }
 
     /// <summary>Packages and L3 groups spanned beyond the minimum each program's count needs.</summary>
+    /// <remarks>
+    /// Positions are sorted by package then L3 group, and an L3 group lies inside one package, so each program
+    /// meets every package and group it touches in one stretch: counting changes counts distinct units.
+    /// </remarks>
     private int Misalignment(int[] owner, int[] want)
     {
         int m = want.Length;
-        var packages = new HashSet<int>[m];
-        var l3 = new HashSet<int>[m];
+        Span<int> lastPackage = m <= 64 ? stackalloc int[m] : new int[m];
+        Span<int> lastL3 = m <= 64 ? stackalloc int[m] : new int[m];
+        lastPackage.Fill(int.MinValue);
+        lastL3.Fill(int.MinValue);
+        int excess = 0;
         for (int i = 0; i < m; i++)
         {
-            packages[i] = [];
-            l3[i] = [];
+            excess -= CeilDiv(want[i], _packageSize) + CeilDiv(want[i], _l3Size);
         }
 
         for (int pos = 0; pos < owner.Length; pos++)
         {
-            if (owner[pos] != Free)
+            int i = owner[pos];
+            if (i == Free)
             {
-                packages[owner[pos]].Add(_packageAt[pos]);
-                l3[owner[pos]].Add(_l3At[pos]);
+                continue;
             }
-        }
 
-        int excess = 0;
-        for (int i = 0; i < m; i++)
-        {
-            excess += packages[i].Count - CeilDiv(want[i], _packageSize);
-            excess += l3[i].Count - CeilDiv(want[i], _l3Size);
+            if (lastPackage[i] != _packageAt[pos])
+            {
+                lastPackage[i] = _packageAt[pos];
+                excess++;
+            }
+
+            if (lastL3[i] != _l3At[pos])
+            {
+                lastL3[i] = _l3At[pos];
+                excess++;
+            }
         }
 
         return excess;

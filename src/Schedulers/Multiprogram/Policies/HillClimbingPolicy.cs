@@ -184,7 +184,7 @@ public sealed class HillClimbingPolicy : IAllocationPolicy
         }
 
         Debug.Assert(cores.Sum() == snapshot.CoreCount, "moves preserve the total");
-        return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0,
+        return new AllocationDecision(Name, snapshot, cores, usedFastPath: false,
             $"{moves} single-core moves from the {(Start == HillClimbingStart.Equal ? "equal" : "proportional")} start");
     }
 
