@@ -93,6 +93,30 @@ public class CpuPlacementTests
         Assert.All(counts, c => Assert.True(IsContiguous(placement, second.Assignment.CpusOf(c.Id))));
     }
 
+    [Theory]
+    [InlineData(1, 2, 0)] // one core across a neighbour: shifting the middle program (2 moves) beats a fragment
+    [InlineData(6, 6, 1)] // six cores: moving 6 directly and accepting one fragment beats shifting (12 moves)
+    public void Cores_traded_across_a_middle_program_weigh_moves_against_fragments(int traded, int expectedMoves, int expectedFragments)
+    {
+        var placement = new CpuPlacement(FourBySixteen); // contiguity worth 2 moves a fragment
+        var order = placement.CpuOrder;
+        var previous = new CpuAssignment(
+        [
+            new KeyValuePair<ProgramId, IEnumerable<int>>(new ProgramId(0), order.Take(20)),
+            new KeyValuePair<ProgramId, IEnumerable<int>>(new ProgramId(1), order.Skip(20).Take(20)),
+            new KeyValuePair<ProgramId, IEnumerable<int>>(new ProgramId(2), order.Skip(40)),
+        ]);
+        var counts = Counts(20 - traded, 20, 24 + traded);
+        var result = placement.Place(previous, counts);
+        AssertWellFormed(placement, result, counts);
+        Assert.Equal(expectedMoves, result.Moves.Count);
+        Assert.Equal(expectedFragments, result.Fragments);
+        if (expectedFragments == 1)
+        {
+            Assert.Equal(previous.CpusOf(new ProgramId(1)), result.Assignment.CpusOf(new ProgramId(1))); // the middle stays put
+        }
+    }
+
     [Fact]
     public void Departure_frees_cpus_for_the_others_with_minimal_moves()
     {
