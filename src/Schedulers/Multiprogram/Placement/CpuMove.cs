@@ -1,0 +1,9 @@
+using DivCon.Schedulers.Multiprogram.Policies;
+
+namespace DivCon.Schedulers.Multiprogram.Placement;
+
+/// <summary>One CPU's worker changing program between two placements.</summary>
+/// <param name="CpuId">The operating-system CPU number.</param>
+/// <param name="From">The program that had it, or <see langword="null"/> when it was unassigned.</param>
+/// <param name="To">The program that gets it, or <see langword="null"/> when it becomes unassigned (no programs left).</param>
+public readonly record struct CpuMove(int CpuId, ProgramId? From, ProgramId? To);

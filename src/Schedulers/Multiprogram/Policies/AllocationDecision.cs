@@ -1,0 +1,94 @@
+using System.Collections.ObjectModel;
+
+namespace DivCon.Schedulers.Multiprogram.Policies;
+
+/// <summary>The output of an allocation policy: cores per program, in the snapshot's program order.</summary>
+/// <remarks>
+/// The constructor enforces the policy contract (see <see cref="IAllocationPolicy"/>): one entry per program,
+/// none negative, and the sum equal to the core count whenever a program exists. A policy that breaks the
+/// contract therefore fails loudly at the point of the decision, not later in the mechanism.
+/// </remarks>
+public sealed class AllocationDecision
+{
+    private readonly int[] _cores;
+
+    /// <summary>Creates a decision.</summary>
+    /// <param name="policy">The name of the policy that made it.</param>
+    /// <param name="snapshot">The snapshot it was made from.</param>
+    /// <param name="cores">Cores per program, in <paramref name="snapshot"/>'s order.</param>
+    /// <param name="usedFastPath">Whether the policy returned its base allocation without further work.</param>
+    /// <param name="explanation">One line saying how the decision was reached.</param>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ArgumentException">The allocation breaks the policy contract.</exception>
+    public AllocationDecision(string policy, AllocationSnapshot snapshot, IReadOnlyList<int> cores, bool usedFastPath, string explanation)
+    {
+        ArgumentNullException.ThrowIfNull(policy);
+        ArgumentNullException.ThrowIfNull(snapshot);
+        ArgumentNullException.ThrowIfNull(cores);
+        ArgumentNullException.ThrowIfNull(explanation);
+        if (cores.Count != snapshot.Programs.Count)
+        {
+            throw new ArgumentException(
+                $"{cores.Count} allocations for {snapshot.Programs.Count} programs.", nameof(cores));
+        }
+
+        _cores = [.. cores];
+        long sum = 0;
+        foreach (int c in _cores)
+        {
+            if (c < 0)
+            {
+                throw new ArgumentException($"Allocation {c} is negative.", nameof(cores));
+            }
+
+            sum += c;
+        }
+
+        if (_cores.Length > 0 && sum != snapshot.CoreCount)
+        {
+            throw new ArgumentException(
+                $"Allocations sum to {sum}, not to the {snapshot.CoreCount} cores.", nameof(cores));
+        }
+
+        Policy = policy;
+        Snapshot = snapshot;
+        Cores = new ReadOnlyCollection<int>(_cores);
+        UsedFastPath = usedFastPath;
+        Explanation = explanation;
+    }
+
+    /// <summary>The policy that made the decision.</summary>
+    public string Policy { get; }
+
+    /// <summary>The snapshot the decision was made from.</summary>
+    public AllocationSnapshot Snapshot { get; }
+
+    /// <summary>Cores per program, in <see cref="AllocationSnapshot.Programs"/> order.</summary>
+    public IReadOnlyList<int> Cores { get; }
+
+    /// <summary>Whether the policy stopped at its base allocation (the thesis's O(m) check).</summary>
+    public bool UsedFastPath { get; }
+
+    /// <summary>How the decision was reached, in one line.</summary>
+    public string Explanation { get; }
+
+    /// <summary>The allocations paired with their program ids.</summary>
+    public IEnumerable<ProgramAllocation> Allocations =>
+        Snapshot.Programs.Select((p, i) => new ProgramAllocation(p.Id, _cores[i]));
+
+    /// <summary>Cores given to one program.</summary>
+    /// <param name="id">A program in the snapshot.</param>
+    /// <returns>Its cores.</returns>
+    /// <exception cref="ArgumentException">The program is not in the snapshot.</exception>
+    public int CoresFor(ProgramId id)
+    {
+        int index = Snapshot.IndexOf(id);
+        return index >= 0
+            ? _cores[index]
+            : throw new ArgumentException($"Program {id} is not in this decision.", nameof(id));
+    }
+
+    /// <inheritdoc />
+    public override string ToString() =>
+        $"{Policy}: {string.Join(", ", Allocations.Select(a => $"{a.Id}={a.Cores}"))}";
+}

@@ -1,0 +1,51 @@
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Schedulers.Multiprogram.Policies;
+
+/// <summary>What an allocation policy knows about one program at the moment of a decision.</summary>
+/// <remarks>
+/// Validated on construction, so a policy never sees a negative count or a speedup that is not a positive
+/// finite number. The properties are get-only, so a <c>with</c> expression cannot bypass the checks.
+/// </remarks>
+public sealed record ProgramState
+{
+    /// <summary>Creates the state of one program.</summary>
+    /// <param name="id">The program.</param>
+    /// <param name="speedup">
+    /// Its speedup when run alone on the whole machine (sequential time / parallel time); positive and finite.
+    /// </param>
+    /// <param name="availableTasks">Tasks queued and not yet started (the live count); at least 0.</param>
+    /// <param name="currentCores">Cores the program holds now; at least 0.</param>
+    /// <param name="table">Optional speedup by core count, used by policies that search over core counts.</param>
+    /// <exception cref="ArgumentOutOfRangeException">A number is out of range; the message names it and its value.</exception>
+    public ProgramState(ProgramId id, double speedup, int availableTasks, int currentCores, ScalabilityTable? table = null)
+    {
+        if (!double.IsFinite(speedup) || speedup <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(speedup), speedup, $"Speedup of {id} must be a positive finite number.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(availableTasks);
+        ArgumentOutOfRangeException.ThrowIfNegative(currentCores);
+        Id = id;
+        Speedup = speedup;
+        AvailableTasks = availableTasks;
+        CurrentCores = currentCores;
+        Table = table;
+    }
+
+    /// <summary>The program.</summary>
+    public ProgramId Id { get; }
+
+    /// <summary>Speedup on the whole machine when run alone (positive, finite).</summary>
+    public double Speedup { get; }
+
+    /// <summary>Tasks queued and not yet started.</summary>
+    public int AvailableTasks { get; }
+
+    /// <summary>Cores the program holds now.</summary>
+    public int CurrentCores { get; }
+
+    /// <summary>Speedup by core count, when measured; <see langword="null"/> when only <see cref="Speedup"/> is known.</summary>
+    public ScalabilityTable? Table { get; }
+}
