@@ -28,13 +28,14 @@ public sealed class LineChart : ISvgChart
     /// <param name="xScale">X axis scale.</param>
     /// <param name="yScale">Y axis scale.</param>
     /// <param name="xTickFormat">Tick label formatter for X (null: numbers, "1/k" below 1 on log2).</param>
+    /// <param name="descendingX">Draw X from largest (left) to smallest (right), e.g. granularity from the whole problem down.</param>
     /// <param name="width">Width in pixels.</param>
     /// <param name="height">Height in pixels.</param>
     /// <exception cref="ArgumentException">Empty title or series, a non-finite value, or a non-positive value on a log axis.</exception>
     public LineChart(
         string title, string xLabel, string yLabel, IReadOnlyList<LineSeries> series,
         AxisScale xScale = AxisScale.Linear, AxisScale yScale = AxisScale.Linear,
-        Func<double, string>? xTickFormat = null, int width = 900, int height = 540)
+        Func<double, string>? xTickFormat = null, bool descendingX = false, int width = 900, int height = 540)
     {
         ChartValidation.Title(title, nameof(title));
         ChartValidation.Size(width, height);
@@ -72,6 +73,7 @@ public sealed class LineChart : ISvgChart
         XScale = xScale;
         YScale = yScale;
         XTickFormat = xTickFormat;
+        DescendingX = descendingX;
         Width = width;
         Height = height;
     }
@@ -97,6 +99,9 @@ public sealed class LineChart : ISvgChart
     /// <summary>X tick formatter, or null for the default.</summary>
     public Func<double, string>? XTickFormat { get; }
 
+    /// <summary>Whether X runs from largest (left) to smallest (right).</summary>
+    public bool DescendingX { get; }
+
     /// <summary>Width in pixels.</summary>
     public int Width { get; }
 
@@ -112,7 +117,8 @@ public sealed class LineChart : ISvgChart
         double Err(ChartPoint p) => double.IsFinite(p.ErrorHalfWidth) ? p.ErrorHalfWidth : 0;
         double yMin = all.Min(p => YScale == AxisScale.Linear ? p.Y - Err(p) : p.Y);
         double yMax = all.Max(p => p.Y + Err(p));
-        var x = new ChartAxis(XScale, all.Min(p => p.X), all.Max(p => p.X), area.Left, area.Right, includeZero: false, XTickFormat);
+        (double xStart, double xEnd) = DescendingX ? (area.Right, area.Left) : (area.Left, area.Right);
+        var x = new ChartAxis(XScale, all.Min(p => p.X), all.Max(p => p.X), xStart, xEnd, includeZero: false, XTickFormat);
         var y = new ChartAxis(YScale, yMin, yMax, area.Bottom, area.Top, includeZero: YScale == AxisScale.Linear && yMin >= 0);
         canvas.DrawXAxis(x, XLabel);
         canvas.DrawYAxis(y, YLabel);

@@ -81,7 +81,8 @@ internal sealed class SvgCanvas
     {
         var group = new XElement(Svg + "g", new XAttribute("class", "x-axis"));
         double slot = Area.Width / categories.Count;
-        bool rotate = categories.Count > 6 || categories.Any(c => c.Length > 14);
+        // Rotate labels only when the longest would not fit its slot (about 7 px per character at 12 px).
+        bool rotate = categories.Max(c => c.Length) * 7.0 > slot * 0.95;
         for (int i = 0; i < categories.Count; i++)
         {
             double x = Area.Left + ((i + 0.5) * slot);
