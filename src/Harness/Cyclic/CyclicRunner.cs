@@ -132,8 +132,8 @@ public sealed class CyclicRunner
             }
 
             cancellationToken.ThrowIfCancellationRequested();
-            await program.RunOnceAsync(cancellationToken).ConfigureAwait(false);
-            TimeSpan end = _time.GetElapsedTime(startTimestamp);
+            long endTimestamp = await CompletionClock.TimestampAsync(program.RunOnceAsync(cancellationToken), _time).ConfigureAwait(false);
+            TimeSpan end = _time.GetElapsedTime(startTimestamp, endTimestamp);
             Debug.Assert(end >= start, "a monotonic clock never goes back");
             var record = new RunRecord(program.Name, runIndex, start, end, Counted: end <= TimeLimit);
             lock (gate)

@@ -61,8 +61,8 @@ public sealed class SingleProgramTimer
                 {
                     cancellationToken.ThrowIfCancellationRequested();
                     long start = _time.GetTimestamp();
-                    await program.RunOnceAsync(cancellationToken).ConfigureAwait(false);
-                    TimeSpan duration = _time.GetElapsedTime(start);
+                    long end = await CompletionClock.TimestampAsync(program.RunOnceAsync(cancellationToken), _time).ConfigureAwait(false);
+                    TimeSpan duration = _time.GetElapsedTime(start, end);
                     if (run >= WarmupRuns)
                     {
                         seconds.Add(duration.TotalSeconds);

@@ -82,8 +82,8 @@ public sealed class SweepRunner
                 {
                     cancellationToken.ThrowIfCancellationRequested();
                     long start = _time.GetTimestamp();
-                    await c.RunOnce(cancellationToken).ConfigureAwait(false);
-                    double elapsed = _time.GetElapsedTime(start).TotalSeconds;
+                    long end = await Cyclic.CompletionClock.TimestampAsync(c.RunOnce(cancellationToken), _time).ConfigureAwait(false);
+                    double elapsed = _time.GetElapsedTime(start, end).TotalSeconds;
                     if (run >= WarmupRuns)
                     {
                         seconds.Add(elapsed);
