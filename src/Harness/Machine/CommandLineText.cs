@@ -5,9 +5,17 @@ namespace DivCon.Harness.Machine;
 /// <summary>Renders a command line so it can be pasted back into a POSIX shell.</summary>
 public static class CommandLineText
 {
-    /// <summary>The current process's command line (<see cref="Environment.GetCommandLineArgs"/>), quoted.</summary>
+    /// <summary>
+    /// The current process's command line (<see cref="Environment.GetCommandLineArgs"/>), quoted; prefixed with
+    /// "dotnet" when the process is the dotnet host running an assembly.
+    /// </summary>
     /// <returns>The text.</returns>
-    public static string Current() => Join(Environment.GetCommandLineArgs());
+    public static string Current()
+    {
+        string[] arguments = Environment.GetCommandLineArgs();
+        string host = Path.GetFileNameWithoutExtension(Environment.ProcessPath ?? string.Empty);
+        return host.Equals("dotnet", StringComparison.OrdinalIgnoreCase) ? Join(["dotnet", .. arguments]) : Join(arguments);
+    }
 
     /// <summary>Joins arguments with spaces, single-quoting those a shell would split or expand.</summary>
     /// <param name="arguments">The arguments.</param>

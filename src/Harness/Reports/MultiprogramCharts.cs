@@ -74,7 +74,7 @@ public static class MultiprogramCharts
         (double Value, double HalfWidth)[] points = schemes.Select(s => select(s.Metrics)).ToArray();
         return new GroupedBarChart(title, yLabel, schemes.Select(s => s.Scheme).ToArray(),
             [new BarSeries(yLabel, points.Select(p => p.Value).ToArray(), points.Select(p => p.HalfWidth).ToArray())],
-            "Scheme", reference);
+            "Scheme", reference, colorByCategory: true);
     }
 
     private static void RequireSchemes(IReadOnlyList<SchemeMetrics> schemes)

@@ -52,7 +52,7 @@ public static class MultiprogramMarkdown
         string[] systemHeaders = oracle is null
             ? ["Scheme", "ANTT (lower is better)", "STP (higher is better)", "MNTT", "Worst program"]
             : ["Scheme", "ANTT (lower is better)", "STP (higher is better)", "MNTT", "Worst program", "STP / oracle"];
-        var system = new MarkdownTable(systemHeaders);
+        var system = new MarkdownTable(systemHeaders, systemHeaders.Select(h => h is "Scheme" or "Worst program" ? ColumnAlignment.Left : ColumnAlignment.Right).ToArray());
         foreach (SchemeMetrics scheme in schemes)
         {
             WorkloadMetrics m = scheme.Metrics;
@@ -83,7 +83,9 @@ public static class MultiprogramMarkdown
 
         writer.WriteLine("## Times (seconds)");
         writer.WriteLine();
-        var times = new MarkdownTable(["Scheme", "Program", "C_SP", "C_MP", "Counted runs", "RSD of C_MP"]);
+        var times = new MarkdownTable(
+            ["Scheme", "Program", "C_SP", "C_MP", "Counted runs", "RSD of C_MP"],
+            [ColumnAlignment.Left, ColumnAlignment.Left, ColumnAlignment.Right, ColumnAlignment.Right, ColumnAlignment.Right, ColumnAlignment.Right]);
         foreach (SchemeMetrics scheme in schemes)
         {
             foreach (ProgramMetrics p in scheme.Metrics.Programs)

@@ -22,12 +22,14 @@ public sealed class GroupedBarChart : ISvgChart
     /// <param name="series">At least one series; each with one value (and half-width, if any) per category.</param>
     /// <param name="xLabel">X axis title, or null.</param>
     /// <param name="referenceLine">A y value to mark with a dashed line, or null.</param>
+    /// <param name="colorByCategory">Colour bars by category instead of series, with categories in the legend
+    /// (for a single series of one value per scheme, so schemes keep the colours they have in the per-program charts).</param>
     /// <param name="width">Width in pixels.</param>
     /// <param name="height">Height in pixels.</param>
     /// <exception cref="ArgumentException">Empty inputs, mismatched lengths, or a negative/infinite value.</exception>
     public GroupedBarChart(
         string title, string yLabel, IReadOnlyList<string> categories, IReadOnlyList<BarSeries> series,
-        string? xLabel = null, double? referenceLine = null, int width = 900, int height = 540)
+        string? xLabel = null, double? referenceLine = null, bool colorByCategory = false, int width = 900, int height = 540)
     {
         ChartValidation.Title(title, nameof(title));
         ChartValidation.Size(width, height);
@@ -62,6 +64,7 @@ public sealed class GroupedBarChart : ISvgChart
         Categories = categories;
         Series = series;
         ReferenceLine = referenceLine;
+        ColorByCategory = colorByCategory;
         Width = width;
         Height = height;
     }
@@ -83,6 +86,9 @@ public sealed class GroupedBarChart : ISvgChart
 
     /// <summary>The dashed reference level, or null.</summary>
     public double? ReferenceLine { get; }
+
+    /// <summary>Whether bars are coloured by category (legend: categories) rather than by series.</summary>
+    public bool ColorByCategory { get; }
 
     /// <summary>Width in pixels.</summary>
     public int Width { get; }
@@ -129,7 +135,7 @@ public sealed class GroupedBarChart : ISvgChart
 
                 double x = area.Left + (c * slot) + (slot * 0.1) + (s * barWidth);
                 double yTop = y.Map(value);
-                XElement bar = SvgCanvas.Rect(x, yTop, barWidth - 1, area.Bottom - yTop, ChartPalette.Color(s), "bar");
+                XElement bar = SvgCanvas.Rect(x, yTop, barWidth - 1, area.Bottom - yTop, ChartPalette.Color(ColorByCategory ? c : s), "bar");
                 bar.Add(new XAttribute("data-series", Series[s].Name), new XAttribute("data-category", Categories[c]));
                 bar.Add(new XElement(SvgCanvas.Svg + "title", string.Create(CultureInfo.InvariantCulture, $"{Series[s].Name}, {Categories[c]}: {value:G6}")));
                 bars.Add(bar);
@@ -150,7 +156,9 @@ public sealed class GroupedBarChart : ISvgChart
             canvas.Add(line);
         }
 
-        canvas.DrawLegend(Series.Select((s, i) => (s.Name, ChartPalette.Color(i))).ToArray(), lines: false);
+        canvas.DrawLegend(ColorByCategory
+            ? Categories.Select((c, i) => (c, ChartPalette.Color(i))).ToArray()
+            : Series.Select((s, i) => (s.Name, ChartPalette.Color(i))).ToArray(), lines: false);
         return canvas.ToDocument();
     }
 }
