@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using DivCon.Harness.Terminal;
 
 namespace DivCon.Harness.Cyclic;
@@ -65,8 +66,8 @@ public sealed class CyclicRunner
     {
         ValidateWorkload(programs);
         var records = new List<RunRecord>();
-        var gate = new object();
-        string phase = $"cyclic ({programs.Count} programs, {TimeLimit.TotalSeconds:0.###} s)";
+        var gate = new Lock();
+        string phase = string.Create(CultureInfo.InvariantCulture, $"cyclic ({programs.Count} programs, {TimeLimit.TotalSeconds:0.###} s)");
         _progress.BeginPhase(phase, TimeLimit.TotalSeconds);
 
         long startTimestamp = _time.GetTimestamp();
@@ -86,12 +87,14 @@ public sealed class CyclicRunner
             _progress.EndPhase(phase);
         }
 
-        TimeSpan elapsed = _time.GetElapsedTime(startTimestamp);
         RunRecord[] snapshot;
         lock (gate)
         {
             snapshot = records.ToArray();
         }
+
+        // The last completion time, read on the completing thread, is when the machine became idle.
+        TimeSpan elapsed = snapshot.Length > 0 ? snapshot.Max(r => r.End) : _time.GetElapsedTime(startTimestamp);
 
         return new CyclicTestResult(programs.Select(p => p.Name).ToArray(), snapshot, TimeLimit, elapsed);
     }
@@ -120,7 +123,7 @@ public sealed class CyclicRunner
     }
 
     private async Task RunProgramLoopAsync(
-        IWorkloadProgram program, long startTimestamp, List<RunRecord> records, object gate, string phase, CancellationToken cancellationToken)
+        IWorkloadProgram program, long startTimestamp, List<RunRecord> records, Lock gate, string phase, CancellationToken cancellationToken)
     {
         int runIndex = 0;
         while (true)
@@ -142,7 +145,7 @@ public sealed class CyclicRunner
             }
 
             _progress.Report(phase, Math.Min(end.TotalSeconds, TimeLimit.TotalSeconds),
-                $"{program.Name} run {runIndex} {record.Duration.TotalSeconds:0.###} s{(record.Counted ? string.Empty : " (after limit, discarded)")}");
+                string.Create(CultureInfo.InvariantCulture, $"{program.Name} run {runIndex} {record.Duration.TotalSeconds:0.###} s{(record.Counted ? string.Empty : " (after limit, discarded)")}"));
             runIndex++;
         }
     }

@@ -1,3 +1,4 @@
+using System.Globalization;
 using DivCon.Harness.Terminal;
 
 namespace DivCon.Harness.Cyclic;
@@ -68,7 +69,7 @@ public sealed class SingleProgramTimer
                         seconds.Add(duration.TotalSeconds);
                     }
 
-                    _progress.Report(Phase, ++done, $"{program.Name} alone: {duration.TotalSeconds:0.###} s{(run < WarmupRuns ? " (warm-up)" : string.Empty)}");
+                    _progress.Report(Phase, ++done, string.Create(CultureInfo.InvariantCulture, $"{program.Name} alone: {duration.TotalSeconds:0.###} s{(run < WarmupRuns ? " (warm-up)" : string.Empty)}"));
                 }
 
                 result.Add(new ProgramTimings(program.Name, seconds));
