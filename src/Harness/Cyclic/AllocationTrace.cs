@@ -1,0 +1,87 @@
+using DivCon.Harness.Reports.Charts;
+
+namespace DivCon.Harness.Cyclic;
+
+/// <summary>
+/// Records how many cores each program held over time, for the allocation chart of a multiprogram scheme.
+/// A scheme's rebalancer calls <see cref="Record"/> whenever it applies a new allocation. Thread-safe.
+/// </summary>
+public sealed class AllocationTrace
+{
+    private readonly TimeProvider _time;
+    private readonly long _start;
+    private readonly Lock _gate = new();
+    private readonly List<AllocationSample> _samples = [];
+
+    /// <summary>Starts a trace now.</summary>
+    /// <param name="programs">Program names, the order of every recorded allocation (at least one).</param>
+    /// <param name="timeProvider">The clock; system clock when null.</param>
+    public AllocationTrace(IReadOnlyList<string> programs, TimeProvider? timeProvider = null)
+    {
+        ArgumentNullException.ThrowIfNull(programs);
+        if (programs.Count == 0)
+        {
+            throw new ArgumentException("At least one program is needed.", nameof(programs));
+        }
+
+        Programs = programs.ToArray();
+        _time = timeProvider ?? TimeProvider.System;
+        _start = _time.GetTimestamp();
+    }
+
+    /// <summary>Program names.</summary>
+    public IReadOnlyList<string> Programs { get; }
+
+    /// <summary>Time since the trace started.</summary>
+    public TimeSpan Elapsed => _time.GetElapsedTime(_start);
+
+    /// <summary>Records the allocation in force from now on.</summary>
+    /// <param name="cores">Cores per program, in <see cref="Programs"/> order, non-negative.</param>
+    /// <exception cref="ArgumentException">Wrong length or a negative count.</exception>
+    public void Record(IReadOnlyList<int> cores)
+    {
+        ArgumentNullException.ThrowIfNull(cores);
+        if (cores.Count != Programs.Count || cores.Any(c => c < 0))
+        {
+            throw new ArgumentException($"Expected {Programs.Count} non-negative core counts, got [{string.Join(", ", cores)}].", nameof(cores));
+        }
+
+        var sample = new AllocationSample(Elapsed, cores.ToArray());
+        lock (_gate)
+        {
+            _samples.Add(sample);
+        }
+    }
+
+    /// <summary>The recorded allocations in order.</summary>
+    /// <returns>A snapshot.</returns>
+    public IReadOnlyList<AllocationSample> Samples()
+    {
+        lock (_gate)
+        {
+            return _samples.ToArray();
+        }
+    }
+
+    /// <summary>The allocation chart of this trace, ending now.</summary>
+    /// <param name="title">Chart title.</param>
+    /// <param name="totalCores">Cores in the machine.</param>
+    /// <returns>The chart.</returns>
+    /// <exception cref="InvalidOperationException">Nothing was recorded.</exception>
+    public AllocationChart ToChart(string title, int totalCores)
+    {
+        IReadOnlyList<AllocationSample> samples = Samples();
+        if (samples.Count == 0)
+        {
+            throw new InvalidOperationException("The trace is empty.");
+        }
+
+        TimeSpan end = Elapsed;
+        if (end <= samples[^1].Time)
+        {
+            end = samples[^1].Time + TimeSpan.FromMilliseconds(1);
+        }
+
+        return new AllocationChart(title, Programs, totalCores, samples, end);
+    }
+}

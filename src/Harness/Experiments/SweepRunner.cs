@@ -1,0 +1,105 @@
+using System.Globalization;
+using DivCon.Harness.Statistics;
+using DivCon.Harness.Terminal;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// Runs a parameter sweep: each configuration a few unrecorded warm-up times, then a number of recorded
+/// times, one configuration after another. The mechanism behind the granularity sweep (time against
+/// granularity per program) and the scalability sweep (time, hence speedup, against cores per program and
+/// allocation strategy).
+/// </summary>
+/// <remarks>The thesis repeated every such test at least 10 times; that is the default here.</remarks>
+public sealed class SweepRunner
+{
+    /// <summary>Recorded runs per configuration by default.</summary>
+    public const int DefaultRepetitions = 10;
+
+    private readonly TimeProvider _time;
+    private readonly IProgressSink _progress;
+
+    /// <summary>Creates a runner.</summary>
+    /// <param name="repetitions">Recorded runs per configuration (≥ 1).</param>
+    /// <param name="warmupRuns">Unrecorded runs before them (≥ 0).</param>
+    /// <param name="confidenceLevel">Confidence level of the summaries.</param>
+    /// <param name="timeProvider">The clock; system clock when null.</param>
+    /// <param name="progress">Progress sink; none when null.</param>
+    public SweepRunner(int repetitions = DefaultRepetitions, int warmupRuns = 1, double confidenceLevel = SampleSummary.DefaultConfidenceLevel, TimeProvider? timeProvider = null, IProgressSink? progress = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(repetitions, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(warmupRuns);
+        StudentT.ValidateConfidenceLevel(confidenceLevel);
+        Repetitions = repetitions;
+        WarmupRuns = warmupRuns;
+        ConfidenceLevel = confidenceLevel;
+        _time = timeProvider ?? TimeProvider.System;
+        _progress = progress ?? NullProgressSink.Instance;
+    }
+
+    /// <summary>Recorded runs per configuration.</summary>
+    public int Repetitions { get; }
+
+    /// <summary>Unrecorded runs per configuration.</summary>
+    public int WarmupRuns { get; }
+
+    /// <summary>Confidence level of the summaries.</summary>
+    public double ConfidenceLevel { get; }
+
+    /// <summary>Runs every configuration.</summary>
+    /// <param name="name">Sweep name.</param>
+    /// <param name="cases">Configurations (at least one; (series, X) pairs unique).</param>
+    /// <param name="cancellationToken">Cancels the sweep.</param>
+    /// <returns>The measurements.</returns>
+    /// <exception cref="ArgumentException">No cases, a duplicate (series, X), or a non-finite X.</exception>
+    public async Task<SweepResult> RunAsync(string name, IReadOnlyList<SweepCase> cases, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(cases);
+        if (cases.Count == 0)
+        {
+            throw new ArgumentException("A sweep needs at least one case.", nameof(cases));
+        }
+
+        var seen = new HashSet<(string, double)>();
+        foreach (SweepCase c in cases)
+        {
+            if (c is null || !double.IsFinite(c.X) || !seen.Add((c.Series, c.X)))
+            {
+                throw new ArgumentException($"Bad or duplicate case ({c?.Series}, {c?.X}).", nameof(cases));
+            }
+        }
+
+        var points = new List<SweepMeasurement>(cases.Count);
+        _progress.BeginPhase(name, cases.Count * (WarmupRuns + Repetitions));
+        try
+        {
+            int done = 0;
+            foreach (SweepCase c in cases)
+            {
+                var seconds = new List<double>(Repetitions);
+                for (int run = 0; run < WarmupRuns + Repetitions; run++)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    long start = _time.GetTimestamp();
+                    long end = await Cyclic.CompletionClock.TimestampAsync(c.RunOnce(cancellationToken), _time).ConfigureAwait(false);
+                    double elapsed = _time.GetElapsedTime(start, end).TotalSeconds;
+                    if (run >= WarmupRuns)
+                    {
+                        seconds.Add(elapsed);
+                    }
+
+                    _progress.Report(name, ++done, string.Create(CultureInfo.InvariantCulture, $"{c.Series} @ {c.X:G6}: {elapsed:0.####} s"));
+                }
+
+                points.Add(new SweepMeasurement(c.Series, c.X, seconds, SampleSummary.Of(seconds, ConfidenceLevel)));
+            }
+        }
+        finally
+        {
+            _progress.EndPhase(name);
+        }
+
+        return new SweepResult(name, points);
+    }
+}

@@ -1,0 +1,6 @@
+namespace DivCon.Harness.Metrics;
+
+/// <summary>The metrics of one workload under one multiprogramming scheme.</summary>
+/// <param name="Scheme">Scheme name (e.g. "shared", "static-partition").</param>
+/// <param name="Metrics">The workload's metrics under it.</param>
+public sealed record SchemeMetrics(string Scheme, WorkloadMetrics Metrics);

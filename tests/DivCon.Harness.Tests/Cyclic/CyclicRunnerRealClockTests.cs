@@ -1,0 +1,57 @@
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Tests.Support;
+
+namespace DivCon.Harness.Tests.Cyclic;
+
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class RealClockTestGroup
+{
+    public const string Name = "Real clock";
+}
+
+/// <summary>The protocol's invariants on the system clock with programs running concurrently on the thread pool.</summary>
+[Collection(RealClockTestGroup.Name)]
+public class CyclicRunnerRealClockTests
+{
+    [Fact]
+    public async Task Invariants_hold_with_concurrent_programs_on_the_system_clock()
+    {
+        TimeSpan limit = TimeSpan.FromMilliseconds(300);
+        IWorkloadProgram[] programs = new[] { "a", "b", "c" }.Select((name, i) =>
+            (IWorkloadProgram)new DelegateWorkloadProgram(name, ct => Task.Run(() => Spin(TimeSpan.FromMilliseconds(5 + (7 * i)), ct), ct))).ToArray();
+
+        CyclicTestResult result = await new CyclicRunner(limit).RunAsync(programs).WaitAsync(TestTimeouts.Wait);
+
+        Assert.True(result.Elapsed >= limit);
+        foreach (IWorkloadProgram program in programs)
+        {
+            RunRecord[] runs = result.Runs.Where(r => r.Program == program.Name).OrderBy(r => r.RunIndex).ToArray();
+            Assert.NotEmpty(runs);
+            Assert.Equal(Enumerable.Range(0, runs.Length), runs.Select(r => r.RunIndex));
+            Assert.True(runs[0].Start < limit);
+            for (int i = 0; i < runs.Length; i++)
+            {
+                Assert.Equal(runs[i].End <= limit, runs[i].Counted);
+                Assert.True(runs[i].Start < limit, "no run starts at or after the limit");
+                Assert.True(runs[i].End <= result.Elapsed);
+                if (i > 0)
+                {
+                    Assert.True(runs[i].Start >= runs[i - 1].End, "a program's runs never overlap");
+                }
+            }
+
+            Assert.True(runs.Count(r => !r.Counted) <= 1, "only the last run can end after the limit");
+            Assert.True(runs[^1].End >= limit, "the last run reaches the limit: programs were restarted until then");
+        }
+    }
+
+    private static void Spin(TimeSpan duration, CancellationToken cancellationToken)
+    {
+        long end = TimeProvider.System.GetTimestamp() + (long)(duration.TotalSeconds * TimeProvider.System.TimestampFrequency);
+        while (TimeProvider.System.GetTimestamp() < end)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            Thread.SpinWait(100);
+        }
+    }
+}
