@@ -30,7 +30,7 @@ namespace DivCon.Schedulers.Collections;
 /// or a steal.
 /// </para>
 /// <para>
-/// <b>Memory.</b> Slots freed by the owner are cleared; a stolen slot keeps its reference until the owner
+/// <b>Memory.</b> Slots the owner pops are cleared; a stolen slot keeps its reference until the owner
 /// overwrites it (a thief cannot clear it safely because the owner may already be reusing the slot), so up to
 /// <c>capacity</c> stolen items can stay reachable for a while.
 /// </para>
@@ -145,6 +145,12 @@ public sealed class WorkStealingDeque<T>
 
         // Exactly one item: race thieves for it. Full fence (CAS) so that a thief that read the same top fails.
         bool won = Interlocked.CompareExchange(ref _top.Value, top + 1, top) == top;
+        if (won)
+        {
+            // Index `top` is claimed by us, so no thief can return it; one that read the slot fails its CAS.
+            array[slot] = null;
+        }
+
         // Release: restore bottom = top + 1 (the deque is now empty either way) after the CAS settled top.
         Volatile.Write(ref _bottom.Value, bottom + 1);
         return won ? item : null;
