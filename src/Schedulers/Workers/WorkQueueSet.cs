@@ -30,9 +30,6 @@ internal sealed class WorkQueueSet
     private int _externalInFlight;
     private int _closed;
 
-    // Tasks added to the global queue by non-workers, and by drains (written with Interlocked: many writers).
-    private long _externalQueued;
-
     private WorkerPool? _pool;
 
     /// <summary>Creates the queues for <paramref name="victims"/>.Length slots.</summary>
@@ -75,20 +72,22 @@ internal sealed class WorkQueueSet
     public WorkerSlotCounters CountersOf(int slot) => _counters[slot];
 
     /// <summary>
-    /// Tasks queued and not yet taken: summed from single-writer counters, so exact whenever the set is quiet (in
-    /// particular exactly 0 once all work ran) and within the operations in flight otherwise. Never negative.
+    /// Tasks queued and not yet taken: the global queue's count plus, for the deques, pushes minus removals summed
+    /// from single-writer counters. Exact whenever the set is quiet (in particular exactly 0 once all work has
+    /// started), within the operations in flight otherwise. Never negative. Costs one pass over the slots and no
+    /// shared counter on the hot path.
     /// </summary>
     public long AvailableTasks
     {
         get
         {
-            long available = Interlocked.Read(ref _externalQueued);
+            long inDeques = 0;
             foreach (WorkerSlotCounters counters in _counters)
             {
-                available += Volatile.Read(ref counters.Pushed) - Volatile.Read(ref counters.Taken);
+                inDeques += Volatile.Read(ref counters.Pushed) - Volatile.Read(ref counters.DequeTaken);
             }
 
-            return Math.Max(0, available);
+            return Math.Max(0, inDeques) + _global.Count;
         }
     }
 
@@ -121,13 +120,12 @@ internal sealed class WorkQueueSet
             }
 
             _global.Enqueue(task);
-            // Full fence: the task is published before we read the sleeper count below (pairs with a sleeper's
-            // announce-then-recheck). Counted after the enqueue, so AvailableTasks can lag by one (clamped at 0).
-            Interlocked.Increment(ref _externalQueued);
         }
         finally
         {
-            // Full fence: leaving only after the enqueue, so "no one in flight" implies the queue shows the task.
+            // Full fence, two reasons: leaving only after the enqueue, so "no one in flight" implies the queue shows
+            // the task; and the task is published before we read the sleeper count below (pairs with a sleeper's
+            // announce-then-recheck).
             Interlocked.Decrement(ref _externalInFlight);
         }
 
@@ -164,14 +162,13 @@ internal sealed class WorkQueueSet
         if (task is not null)
         {
             WorkerSlotCounters.Bump(ref counters.LocalPops);
-            WorkerSlotCounters.Bump(ref counters.Taken);
+            WorkerSlotCounters.Bump(ref counters.DequeTaken);
             return task;
         }
 
         if (!_global.IsEmpty && _global.TryDequeue(out task))
         {
             WorkerSlotCounters.Bump(ref counters.GlobalDequeues);
-            WorkerSlotCounters.Bump(ref counters.Taken);
             return task;
         }
 
@@ -244,11 +241,11 @@ internal sealed class WorkQueueSet
             _global.Enqueue(task);
         }
 
-        // The moved tasks were pushed by this slot; count them as taken here and re-queued globally.
+        // The moved tasks left the deque (single writer: this slot's worker) and are now counted by the global queue.
         WorkerSlotCounters counters = _counters[slot];
-        Volatile.Write(ref counters.Taken, counters.Taken + count);
+        Volatile.Write(ref counters.DequeTaken, counters.DequeTaken + count);
         // Full fence: the re-queued tasks are visible before the sleeper check.
-        Interlocked.Add(ref _externalQueued, count);
+        Interlocked.MemoryBarrier();
         WakeIfSleepers();
         return count;
     }
@@ -315,7 +312,7 @@ internal sealed class WorkQueueSet
                     {
                         case StealResult.Success:
                             WorkerSlotCounters.Bump(ref counters.Steals);
-                            WorkerSlotCounters.Bump(ref counters.Taken);
+                            WorkerSlotCounters.Bump(ref counters.DequeTaken);
                             return task;
                         case StealResult.Retry:
                             WorkerSlotCounters.Bump(ref counters.FailedSteals);

@@ -38,8 +38,8 @@ internal sealed class WorkerSlotCounters
     /// <summary>Tasks this worker pushed onto its own deque.</summary>
     public long Pushed;
 
-    /// <summary>Tasks this worker took from any queue of the set (local, global or stolen).</summary>
-    public long Taken;
+    /// <summary>Tasks this worker removed from a deque of the set: local pops, steals and drains.</summary>
+    public long DequeTaken;
 
 #pragma warning disable CS0169, IDE0051 // Padding, see above.
     private readonly long _padAfter0, _padAfter1, _padAfter2, _padAfter3, _padAfter4, _padAfter5, _padAfter6, _padAfter7;
