@@ -89,4 +89,32 @@ public sealed class SchedulerParkingTests
 
         Assert.True(scheduler.Statistics.Steals >= 50);
     }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Pushes_racing_with_a_sibling_going_to_sleep_are_never_lost(SchedulerKind kind)
+    {
+        using var scheduler = TestSchedulers.Create(kind);
+        if (scheduler.WorkerCount < 2)
+        {
+            return; // Needs a sibling to wake.
+        }
+
+        var random = new Random(7);
+        for (int round = 0; round < 400; round++)
+        {
+            // A random pause puts the idle sibling at a different point of spin -> announce -> recheck -> park.
+            Thread.SpinWait(random.Next(0, 1 << random.Next(1, 17)));
+            using var barrier = new Barrier(2);
+            var pair = scheduler.Start(() =>
+            {
+                var sibling = scheduler.Start(() => barrier.SignalAndWait(TestSchedulers.Timeout));
+                bool met = barrier.SignalAndWait(TestSchedulers.Timeout);
+                return met && sibling.Wait(TestSchedulers.Timeout) && sibling.Result;
+            });
+
+            pair.AssertCompletes();
+            Assert.True(pair.Result, $"Round {round}: the pushed task was not picked up by a sibling.");
+        }
+    }
 }

@@ -142,9 +142,9 @@ internal sealed class WorkQueueSet
         // Counted before it is visible, so a thief that takes it at once never drives AvailableTasks below zero.
         WorkerSlotCounters.Bump(ref counters.Pushed);
         _deques[slot].LocalPush(task);
-        // Full fence: publish the push before reading the sleeper count (store-load; pairs with the sleeper's
-        // Interlocked announce followed by its recheck of the deques). See README-wakeups.md.
-        Interlocked.MemoryBarrier();
+        // No fence here (the hot path): the store-load ordering between our push and our read of the sleeper
+        // count is supplied by the sleeper, whose process-wide barrier (AnnounceSleeper) serialises this CPU too.
+        // The volatile store of bottom and the volatile read below are not reordered by the compiler.
         WakeIfSleepers();
     }
 
@@ -250,10 +250,19 @@ internal sealed class WorkQueueSet
         return count;
     }
 
-    /// <summary>Worker only: a sleeper of this set announces itself (full fence; then it must recheck).</summary>
-    public void AnnounceSleeper() =>
+    /// <summary>
+    /// Worker only: a sleeper of this set announces itself, then it must recheck every queue. Ends with a
+    /// process-wide barrier so that local pushes need no fence of their own (an asymmetric Dekker pair).
+    /// </summary>
+    public void AnnounceSleeper()
+    {
         // Full fence: the announcement is visible before the sleeper rechecks the queues (store-load).
         Interlocked.Increment(ref _sleepers.Value);
+        // Process-wide barrier: acts as a full fence on every CPU. A producer whose push was still in its store
+        // buffer has it flushed before our recheck; a producer that reads the sleeper count after this point sees
+        // our increment. Costs a system call, paid only on the way to sleep (after spinning found nothing).
+        Interlocked.MemoryBarrierProcessWide();
+    }
 
     /// <summary>A sleeper that will not block after all, or its waker, withdraws the announcement.</summary>
     public void RetractSleeper()
