@@ -98,13 +98,15 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
     public long AvailableTasks => _queues.AvailableTasks;
 
     /// <summary>Whether <see cref="Dispose"/> (or <see cref="Shutdown"/>) was called.</summary>
-    public bool IsDisposed => Volatile.Read(ref _shutdownState) != 0;
+    public bool IsDisposed =>
+        Volatile.Read(ref _shutdownState) != 0; // Volatile: set by whichever thread disposes.
 
     /// <summary>
     /// After disposal: <see langword="true"/> when the workers did not all exit within the timeout (tasks still
     /// running, or disposal from a worker thread, which does not wait).
     /// </summary>
-    public bool ShutdownTimedOut => IsDisposed && !Volatile.Read(ref _workersExited);
+    public bool ShutdownTimedOut =>
+        IsDisposed && !Volatile.Read(ref _workersExited); // Volatile: written by the disposing thread.
 
     /// <summary>The counters of each worker.</summary>
     public IReadOnlyList<WorkerStatistics> WorkerStatistics
@@ -114,6 +116,7 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
             var result = new WorkerStatistics[_pool.WorkerCount];
             for (int i = 0; i < result.Length; i++)
             {
+                // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
                 WorkerSlotCounters c = _queues.CountersOf(i);
                 result[i] = new WorkerStatistics(
                     i,
@@ -194,7 +197,7 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
         // Interlocked: exactly one caller performs the shutdown.
         if (Interlocked.Exchange(ref _shutdownState, 1) != 0)
         {
-            return Volatile.Read(ref _workersExited);
+            return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
         }
 
         _queues.Close();

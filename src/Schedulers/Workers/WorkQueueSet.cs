@@ -61,10 +61,10 @@ internal sealed class WorkQueueSet
     public int SlotCount => _deques.Length;
 
     /// <summary>Whether <see cref="Close"/> was called.</summary>
-    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+    public bool IsClosed => Volatile.Read(ref _closed) != 0; // Acquire: pairs with Close's interlocked store.
 
     /// <summary>Announced sleepers not yet woken (diagnostics and tests).</summary>
-    public long Sleepers => Volatile.Read(ref _sleepers.Value);
+    public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
 
     /// <summary>The counters of one slot.</summary>
     /// <param name="slot">Slot index.</param>
@@ -81,6 +81,7 @@ internal sealed class WorkQueueSet
     {
         get
         {
+            // Volatile reads of single-writer counters: each value is whole and recent; the sum is not one instant.
             long inDeques = 0;
             foreach (WorkerSlotCounters counters in _counters)
             {
@@ -114,6 +115,7 @@ internal sealed class WorkQueueSet
         Interlocked.Increment(ref _externalInFlight);
         try
         {
+            // Ordered after the increment above by its full fence.
             if (Volatile.Read(ref _closed) != 0)
             {
                 return false;

@@ -55,10 +55,10 @@ internal sealed class Worker : IDisposable
     public WorkerPool Pool => _pool;
 
     /// <summary>The queue set the worker serves now.</summary>
-    public WorkQueueSet Queues => Volatile.Read(ref _queues);
+    public WorkQueueSet Queues => Volatile.Read(ref _queues); // Acquire: pairs with MoveTo's release.
 
     /// <summary>Whether the worker has announced it is asleep (parked or about to park).</summary>
-    public bool IsParked => Volatile.Read(ref _state) == Sleeping;
+    public bool IsParked => Volatile.Read(ref _state) == Sleeping; // Volatile: read by wakers and tests.
 
     /// <summary>
     /// Worker thread only, between tasks: hands the local deque back to the current set's global queue and serves
@@ -171,6 +171,7 @@ internal sealed class Worker : IDisposable
 
         queues.CountPark(Index);
         _wake.Wait();
+        // Volatile: the waker's CAS happened on another thread before its Release, which we observed.
         Debug.Assert(Volatile.Read(ref _state) == Awake, "Only a waker that set Awake releases the semaphore.");
     }
 }

@@ -49,7 +49,8 @@ internal sealed class WorkerPool : IDisposable
     public int WorkerCount => _workers.Length;
 
     /// <summary>Whether <see cref="RequestStop"/> was called.</summary>
-    public bool StopRequested => Volatile.Read(ref _stopRequested) != 0;
+    public bool StopRequested =>
+        Volatile.Read(ref _stopRequested) != 0; // Acquire: pairs with RequestStop's interlocked store.
 
     /// <summary>
     /// Starts every worker and waits until each has run its start hook. Returns the hooks' failures (empty when all
