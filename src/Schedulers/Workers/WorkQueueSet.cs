@@ -1,0 +1,342 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using DivCon.Schedulers.Collections;
+
+namespace DivCon.Schedulers.Workers;
+
+/// <summary>
+/// The queues of one task-scheduler front-end: a global FIFO queue for tasks queued from outside the workers, one
+/// work-stealing deque per worker slot, the slots' counters, the victim order of each slot, and the sleeper count
+/// that the wake-up protocol reads. Workers serve one set at a time (<see cref="Worker.Queues"/>) and use slot
+/// <see cref="Worker.Index"/>; work stealing never crosses sets.
+/// </summary>
+/// <remarks>
+/// This is the seam for a multiprogram scheduler: several sets (one per program) served by one
+/// <see cref="WorkerPool"/>, a worker moving between them with <see cref="DrainLocalToGlobal"/> then
+/// <see cref="Worker.MoveTo"/>. See README-wakeups.md for the sleep protocol.
+/// </remarks>
+internal sealed class WorkQueueSet
+{
+    private readonly ConcurrentQueue<Task> _global = new();
+    private readonly WorkStealingDeque<Task>[] _deques;
+    private readonly WorkerSlotCounters[] _counters;
+    private readonly int[][][] _victims;
+    private readonly Func<Task, bool> _execute;
+
+    // Workers of this set that announced they are going to sleep and were not woken yet. Read on every push.
+    private CacheLinePaddedInt64 _sleepers;
+
+    // External producers between "checked not closed" and "enqueued": shutdown waits for them to leave.
+    private int _externalInFlight;
+    private int _closed;
+
+    private WorkerPool? _pool;
+
+    /// <summary>Creates the queues for <paramref name="victims"/>.Length slots.</summary>
+    /// <param name="owner">The scheduler whose tasks these are.</param>
+    /// <param name="execute">Runs one task on the calling thread (the owner's <c>TryExecuteTask</c>).</param>
+    /// <param name="victims">For each slot, its steal levels (see <see cref="VictimOrder"/>).</param>
+    /// <param name="initialDequeCapacity">Initial capacity of each deque.</param>
+    public WorkQueueSet(TaskScheduler owner, Func<Task, bool> execute, int[][][] victims, int initialDequeCapacity = 256)
+    {
+        ArgumentNullException.ThrowIfNull(owner);
+        ArgumentNullException.ThrowIfNull(execute);
+        ArgumentNullException.ThrowIfNull(victims);
+        Owner = owner;
+        _execute = execute;
+        _victims = victims;
+        _deques = new WorkStealingDeque<Task>[victims.Length];
+        _counters = new WorkerSlotCounters[victims.Length];
+        for (int i = 0; i < victims.Length; i++)
+        {
+            _deques[i] = new WorkStealingDeque<Task>(initialDequeCapacity);
+            _counters[i] = new WorkerSlotCounters();
+        }
+    }
+
+    /// <summary>The scheduler these queues belong to.</summary>
+    public TaskScheduler Owner { get; }
+
+    /// <summary>The number of worker slots.</summary>
+    public int SlotCount => _deques.Length;
+
+    /// <summary>Whether <see cref="Close"/> was called.</summary>
+    public bool IsClosed => Volatile.Read(ref _closed) != 0; // Acquire: pairs with Close's interlocked store.
+
+    /// <summary>Announced sleepers not yet woken (diagnostics and tests).</summary>
+    public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
+
+    /// <summary>The counters of one slot.</summary>
+    /// <param name="slot">Slot index.</param>
+    /// <returns>The live counters (read them with volatile reads).</returns>
+    public WorkerSlotCounters CountersOf(int slot) => _counters[slot];
+
+    /// <summary>
+    /// Tasks queued and not yet taken: the global queue's count plus, for the deques, pushes minus removals summed
+    /// from single-writer counters. Exact whenever the set is quiet (in particular exactly 0 once all work has
+    /// started), within the operations in flight otherwise. Never negative. Costs one pass over the slots and no
+    /// shared counter on the hot path.
+    /// </summary>
+    public long AvailableTasks
+    {
+        get
+        {
+            // Volatile reads of single-writer counters: each value is whole and recent; the sum is not one instant.
+            long inDeques = 0;
+            foreach (WorkerSlotCounters counters in _counters)
+            {
+                inDeques += Volatile.Read(ref counters.Pushed) - Volatile.Read(ref counters.DequeTaken);
+            }
+
+            return Math.Max(0, inDeques) + _global.Count;
+        }
+    }
+
+    /// <summary>Connects the pool whose workers serve this set (it receives the wake-ups). Called once.</summary>
+    /// <param name="pool">The pool.</param>
+    public void AttachPool(WorkerPool pool)
+    {
+        ArgumentNullException.ThrowIfNull(pool);
+        Debug.Assert(_pool is null, "A queue set is attached to one pool.");
+        Debug.Assert(pool.WorkerCount == SlotCount, "One slot per pool worker.");
+        _pool = pool;
+    }
+
+    /// <summary>
+    /// Queues a task from a thread that is not a worker of this set. Returns <see langword="false"/> (and queues
+    /// nothing) once the set is closed.
+    /// </summary>
+    /// <param name="task">The task.</param>
+    /// <returns>Whether the task was accepted.</returns>
+    public bool TryEnqueueExternal(Task task)
+    {
+        // Full fence: announce ourselves before reading the closed flag, so that a closer that then sees no one in
+        // flight knows every accepted task is already in the queue (Dekker pairing with Close + IsQuiescent).
+        Interlocked.Increment(ref _externalInFlight);
+        try
+        {
+            // Ordered after the increment above by its full fence.
+            if (Volatile.Read(ref _closed) != 0)
+            {
+                return false;
+            }
+
+            _global.Enqueue(task);
+        }
+        finally
+        {
+            // Full fence, two reasons: leaving only after the enqueue, so "no one in flight" implies the queue shows
+            // the task; and the task is published before we read the sleeper count below (pairs with a sleeper's
+            // announce-then-recheck).
+            Interlocked.Decrement(ref _externalInFlight);
+        }
+
+        WakeIfSleepers();
+        return true;
+    }
+
+    /// <summary>Worker only: pushes a task onto the calling worker's own deque.</summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    /// <param name="task">The task.</param>
+    public void PushLocal(int slot, Task task)
+    {
+        WorkerSlotCounters counters = _counters[slot];
+        // Counted before it is visible, so a thief that takes it at once never drives AvailableTasks below zero.
+        WorkerSlotCounters.Bump(ref counters.Pushed);
+        _deques[slot].LocalPush(task);
+        // No fence here (the hot path): the store-load ordering between our push and our read of the sleeper
+        // count is supplied by the sleeper, whose process-wide barrier (AnnounceSleeper) serialises this CPU too.
+        // The volatile store of bottom and the volatile read below are not reordered by the compiler.
+        WakeIfSleepers();
+    }
+
+    /// <summary>
+    /// Worker only: finds the next task for <paramref name="slot"/>: its own deque (LIFO), then the global queue
+    /// (FIFO), then steals (FIFO) from victims nearest first.
+    /// </summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    /// <param name="random">The worker's random state (xorshift), used to pick where each steal level starts.</param>
+    /// <returns>A task, or <see langword="null"/> when every queue looked empty.</returns>
+    public Task? TryTake(int slot, ref uint random)
+    {
+        WorkerSlotCounters counters = _counters[slot];
+        Task? task = _deques[slot].LocalPop();
+        if (task is not null)
+        {
+            WorkerSlotCounters.Bump(ref counters.LocalPops);
+            WorkerSlotCounters.Bump(ref counters.DequeTaken);
+            return task;
+        }
+
+        if (!_global.IsEmpty && _global.TryDequeue(out task))
+        {
+            WorkerSlotCounters.Bump(ref counters.GlobalDequeues);
+            return task;
+        }
+
+        return TrySteal(slot, counters, ref random);
+    }
+
+    /// <summary>Worker only: runs a task taken by <see cref="TryTake"/> and counts it.</summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    /// <param name="task">The task.</param>
+    public void Execute(int slot, Task task)
+    {
+        WorkerSlotCounters.Bump(ref _counters[slot].TasksExecuted);
+        _execute(task);
+    }
+
+    /// <summary>Worker only: counts one task run inline by the worker in <paramref name="slot"/>.</summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    public void CountInlined(int slot) => WorkerSlotCounters.Bump(ref _counters[slot].TasksInlined);
+
+    /// <summary>Worker only: counts one park (the worker is about to block).</summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    public void CountPark(int slot) => WorkerSlotCounters.Bump(ref _counters[slot].Parks);
+
+    /// <summary>Whether every queue of the set looked empty (global and all deques).</summary>
+    /// <returns><see langword="true"/> when no task was seen.</returns>
+    public bool LooksEmpty()
+    {
+        if (!_global.IsEmpty)
+        {
+            return false;
+        }
+
+        foreach (WorkStealingDeque<Task> deque in _deques)
+        {
+            if (!deque.IsEmpty)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Whether the set is closed, no external producer is between its check and its enqueue, and every queue is
+    /// empty: nothing accepted is left to start (tasks still running may push more onto their own worker's deque;
+    /// that worker runs them before it exits).
+    /// </summary>
+    public bool IsQuiescent =>
+        // Acquire reads in this order: closed, then in-flight, then the queues (see TryEnqueueExternal).
+        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight) == 0 && LooksEmpty();
+
+    /// <summary>Stops accepting external tasks. Idempotent.</summary>
+    public void Close() =>
+        // Full fence: the flag is visible before we (or the pool) read anything about producers or sleepers.
+        Interlocked.Exchange(ref _closed, 1);
+
+    /// <summary>
+    /// Worker only: moves the calling worker's local deque into the global queue (oldest first), for a worker that
+    /// is about to serve another set. Returns the number moved.
+    /// </summary>
+    /// <param name="slot">The calling worker's slot.</param>
+    /// <returns>Tasks moved.</returns>
+    public int DrainLocalToGlobal(int slot)
+    {
+        var drained = new List<Task>();
+        int count = _deques[slot].LocalDrain(drained);
+        foreach (Task task in drained)
+        {
+            _global.Enqueue(task);
+        }
+
+        // The moved tasks left the deque (single writer: this slot's worker) and are now counted by the global queue.
+        WorkerSlotCounters counters = _counters[slot];
+        Volatile.Write(ref counters.DequeTaken, counters.DequeTaken + count);
+        // Full fence: the re-queued tasks are visible before the sleeper check.
+        Interlocked.MemoryBarrier();
+        WakeIfSleepers();
+        return count;
+    }
+
+    /// <summary>
+    /// Worker only: a sleeper of this set announces itself, then it must recheck every queue. Ends with a
+    /// process-wide barrier so that local pushes need no fence of their own (an asymmetric Dekker pair).
+    /// </summary>
+    public void AnnounceSleeper()
+    {
+        // Full fence: the announcement is visible before the sleeper rechecks the queues (store-load).
+        Interlocked.Increment(ref _sleepers.Value);
+        // Process-wide barrier: acts as a full fence on every CPU. A producer whose push was still in its store
+        // buffer has it flushed before our recheck; a producer that reads the sleeper count after this point sees
+        // our increment. Costs a system call, paid only on the way to sleep (after spinning found nothing).
+        Interlocked.MemoryBarrierProcessWide();
+    }
+
+    /// <summary>A sleeper that will not block after all, or its waker, withdraws the announcement.</summary>
+    public void RetractSleeper()
+    {
+        // Interlocked: several wakers and sleepers update the count concurrently.
+        long left = Interlocked.Decrement(ref _sleepers.Value);
+        Debug.Assert(left >= 0, "More sleepers retracted than announced.");
+    }
+
+    /// <summary>A snapshot of queued tasks for debuggers: the global queue, then each deque.</summary>
+    /// <returns>The tasks seen.</returns>
+    public IEnumerable<Task> Snapshot()
+    {
+        var tasks = new List<Task>(_global.ToArray());
+        foreach (WorkStealingDeque<Task> deque in _deques)
+        {
+            tasks.AddRange(deque.ToArraySnapshot());
+        }
+
+        return tasks;
+    }
+
+    private void WakeIfSleepers()
+    {
+        // Called after a full fence that published a task: a sleeper that announced before it rechecks after
+        // (and sees the task), or we see it here and wake it.
+        if (Volatile.Read(ref _sleepers.Value) > 0)
+        {
+            _pool?.WakeOne(this);
+        }
+    }
+
+    private Task? TrySteal(int slot, WorkerSlotCounters counters, ref uint random)
+    {
+        int[][] levels = _victims[slot];
+        bool lostRace;
+        do
+        {
+            lostRace = false;
+            foreach (int[] level in levels)
+            {
+                random ^= random << 13;
+                random ^= random >> 17;
+                random ^= random << 5;
+                int start = (int)(random % (uint)level.Length);
+                for (int k = 0; k < level.Length; k++)
+                {
+                    int victim = level[start + k < level.Length ? start + k : start + k - level.Length];
+                    WorkStealingDeque<Task> deque = _deques[victim];
+                    if (deque.IsEmpty)
+                    {
+                        continue;
+                    }
+
+                    switch (deque.TrySteal(out Task? task))
+                    {
+                        case StealResult.Success:
+                            WorkerSlotCounters.Bump(ref counters.Steals);
+                            WorkerSlotCounters.Bump(ref counters.DequeTaken);
+                            return task;
+                        case StealResult.Retry:
+                            WorkerSlotCounters.Bump(ref counters.FailedSteals);
+                            lostRace = true;
+                            break;
+                        default:
+                            break;
+                    }
+                }
+            }
+        }
+        while (lostRace);
+
+        return null;
+    }
+}

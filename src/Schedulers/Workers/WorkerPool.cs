@@ -1,0 +1,163 @@
+using System.Collections.ObjectModel;
+using System.Diagnostics;
+
+namespace DivCon.Schedulers.Workers;
+
+/// <summary>
+/// A fixed set of dedicated worker threads: starts them (each runs an optional start hook first, such as pinning,
+/// and reports success or failure), wakes sleepers for a queue set, and stops them.
+/// </summary>
+/// <remarks>
+/// The pool knows nothing of task-scheduler front-ends: it starts every worker serving one initial
+/// <see cref="WorkQueueSet"/>; a multiprogram scheduler can later move workers between sets.
+/// </remarks>
+internal sealed class WorkerPool : IDisposable
+{
+    private readonly Worker[] _workers;
+    private readonly Action<Worker>? _startHook;
+    private readonly Exception?[] _startFailures;
+    private readonly CountdownEvent _started;
+    private int _stopRequested;
+    private int _wakeCursor;
+
+    /// <summary>Creates (but does not start) <paramref name="workerCount"/> workers serving <paramref name="initial"/>.</summary>
+    /// <param name="workerCount">Number of workers, equal to the set's slot count.</param>
+    /// <param name="initial">The set every worker serves first; it is attached to this pool.</param>
+    /// <param name="startHook">Runs first on each worker's own thread (for example pinning); an exception stops
+    /// that worker and is reported by <see cref="Start"/>.</param>
+    public WorkerPool(int workerCount, WorkQueueSet initial, Action<Worker>? startHook = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
+        ArgumentNullException.ThrowIfNull(initial);
+        _startHook = startHook;
+        _startFailures = new Exception?[workerCount];
+        _started = new CountdownEvent(workerCount);
+        _workers = new Worker[workerCount];
+        for (int i = 0; i < workerCount; i++)
+        {
+            _workers[i] = new Worker(this, i, initial);
+        }
+
+        Workers = new ReadOnlyCollection<Worker>(_workers);
+        initial.AttachPool(this);
+    }
+
+    /// <summary>The workers, by index.</summary>
+    public IReadOnlyList<Worker> Workers { get; }
+
+    /// <summary>The number of workers.</summary>
+    public int WorkerCount => _workers.Length;
+
+    /// <summary>Whether <see cref="RequestStop"/> was called.</summary>
+    public bool StopRequested =>
+        Volatile.Read(ref _stopRequested) != 0; // Acquire: pairs with RequestStop's interlocked store.
+
+    /// <summary>
+    /// Starts every worker and waits until each has run its start hook. Returns the hooks' failures (empty when all
+    /// succeeded); workers whose hook failed have exited.
+    /// </summary>
+    /// <param name="timeout">How long to wait for the workers to report.</param>
+    /// <returns>The failures by worker index.</returns>
+    /// <exception cref="TimeoutException">Some worker did not report within <paramref name="timeout"/>.</exception>
+    public IReadOnlyList<Exception> Start(TimeSpan timeout)
+    {
+        foreach (Worker worker in _workers)
+        {
+            worker.Thread.Start();
+        }
+
+        if (!_started.Wait(timeout))
+        {
+            throw new TimeoutException(
+                $"Only {_workers.Length - _started.CurrentCount} of {_workers.Length} workers started within {timeout}.");
+        }
+
+        return _startFailures.OfType<Exception>().ToArray();
+    }
+
+    /// <summary>Called on each worker's thread before its loop: runs the hook and reports.</summary>
+    /// <param name="worker">The calling worker.</param>
+    /// <returns>Whether the worker should go on to serve tasks.</returns>
+    public bool RunStartHook(Worker worker)
+    {
+        try
+        {
+            _startHook?.Invoke(worker);
+            return true;
+        }
+#pragma warning disable CA1031 // Any failure of the hook is reported to the thread that starts the pool.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            _startFailures[worker.Index] = ex;
+            return false;
+        }
+        finally
+        {
+            _started.Signal();
+        }
+    }
+
+    /// <summary>Wakes one sleeping worker that serves <paramref name="queues"/>, if there is one.</summary>
+    /// <param name="queues">The set that has new work.</param>
+    public void WakeOne(WorkQueueSet queues)
+    {
+        // A racy cursor is fine: it only spreads wake-ups, correctness comes from the CAS in TryWake.
+        int start = (int)((uint)_wakeCursor++ % (uint)_workers.Length);
+        for (int i = 0; i < _workers.Length; i++)
+        {
+            int index = start + i;
+            Worker worker = _workers[index < _workers.Length ? index : index - _workers.Length];
+            if (worker.IsParked && ReferenceEquals(worker.Queues, queues) && worker.TryWake())
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Asks every worker to exit once the set it serves is quiescent, and wakes them all.</summary>
+    public void RequestStop()
+    {
+        // Full fence: the flag is visible before we read the workers' states, pairing with a sleeper's announce
+        // (state store + Interlocked) followed by its read of the flag: one of us sees the other.
+        Interlocked.Exchange(ref _stopRequested, 1);
+        foreach (Worker worker in _workers)
+        {
+            worker.TryWake();
+        }
+    }
+
+    /// <summary>Releases the wait handles; only after every worker thread has exited.</summary>
+    public void Dispose()
+    {
+        _started.Dispose();
+        foreach (Worker worker in _workers)
+        {
+            worker.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Waits for every worker thread except the calling one to exit, up to <paramref name="timeout"/> in total.
+    /// </summary>
+    /// <param name="timeout">The total time to wait.</param>
+    /// <returns>Whether all (other) workers exited in time.</returns>
+    public bool Join(TimeSpan timeout)
+    {
+        Debug.Assert(StopRequested, "Join only after RequestStop.");
+        var clock = Stopwatch.StartNew();
+        bool all = true;
+        foreach (Worker worker in _workers)
+        {
+            if (worker.Thread == Thread.CurrentThread)
+            {
+                continue;
+            }
+
+            TimeSpan left = timeout - clock.Elapsed;
+            all &= worker.Thread.Join(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        }
+
+        return all;
+    }
+}
