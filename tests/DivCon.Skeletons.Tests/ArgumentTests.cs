@@ -129,6 +129,19 @@ public sealed class ArgumentTests
         Assert.Throws<ArgumentOutOfRangeException>(() => GranularityPolicy.EvenSplitGranularity(10, 0));
     }
 
+    [Fact]
+    public async Task A_null_problem_is_passed_through_to_the_program_untouched()
+    {
+        // The skeleton does not interpret problems: null is a problem like any other for a program that accepts it.
+        var program = DivideAndConquer.Create<string?, int>(
+            (text, depth) => depth == 0,
+            (text, depth) => [text, "ab"],
+            (text, depth) => text?.Length ?? -1,
+            (lengths, depth) => lengths[0] * 10 + lengths[1]);
+
+        Assert.Equal(-8, await program.RunAsync(null));
+    }
+
     /// <summary>A minimal subclass of the map-reduce skeleton: the sum of the indexes.</summary>
     internal sealed class SumOfIndexes : MapReduce<long>
     {
