@@ -164,6 +164,21 @@ public sealed class ExceptionTests
         Assert.Contains(returnNull ? "null" : "no subproblems", error.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task A_scheduler_that_refuses_the_root_task_faults_the_run_and_releases_a_granular_program(ExecutionEngine engine)
+    {
+        var scheduler = new CountingTaskScheduler(1, allowInlining: false);
+        scheduler.Dispose(); // QueueTask now throws
+        var sum = MapReduce.Create<long>(i => i, (a, b) => a + b, 0);
+
+        var run = sum.RunAsync(new IndexRange(0, 100), DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = engine });
+
+        await Assert.ThrowsAsync<TaskSchedulerException>(() => run.Bounded());
+        Assert.Equal(4950, await sum.RunAsync(new IndexRange(0, 100)).Bounded());
+    }
+
     private static long Spin(int iterations)
     {
         long x = 1;
