@@ -112,7 +112,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long splitStart = run.StartPhase();
         var splitting = program.SplitAsync(problem, _depth, run.Token);
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
-        var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : splitting.AsTask().GetAwaiter().GetResult();
+        var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
         if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart))
         {
             return default!;
@@ -163,8 +163,31 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long mergeStart = run.StartPhase();
         var merging = program.MergeAsync(subresults, _depth, run.Token);
-        var result = merging.IsCompletedSuccessfully ? merging.Result : merging.AsTask().GetAwaiter().GetResult();
+        var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
         run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart);
         return result;
+    }
+
+    /// <summary>
+    /// Blocks until an unfinished asynchronous split or merge completes, or until the run is cancelled (then throws
+    /// OperationCanceledException for the run's token; the program's task is abandoned and may still finish later).
+    /// Rethrows the program's own exception, not an AggregateException.
+    /// </summary>
+    private static T WaitFor<T>(ValueTask<T> pending, CancellationToken cancellationToken)
+    {
+        var task = pending.AsTask();
+        if (cancellationToken.CanBeCanceled && !task.IsCompleted)
+        {
+            try
+            {
+                task.Wait(cancellationToken);
+            }
+            catch (AggregateException)
+            {
+                // The program's task failed: GetResult below rethrows its original exception.
+            }
+        }
+
+        return task.GetAwaiter().GetResult();
     }
 }
