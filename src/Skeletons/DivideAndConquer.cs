@@ -1,0 +1,77 @@
+namespace DivCon.Skeletons;
+
+/// <summary>
+/// Builds divide-and-conquer programs from lambdas (the declarative model). The result is an ordinary
+/// <see cref="DivideAndConquer{TProblem, TResult}"/>: run it with <c>RunAsync</c>, on any scheduler, with either engine.
+/// </summary>
+/// <example>
+/// A quicksort in a few lines:
+/// <code>
+/// var quicksort = DivideAndConquer.Create&lt;int[], int[]&gt;(
+///     shouldSplit: (items, depth) =&gt; items.Length &gt; 4096 &amp;&amp; depth &lt; 40,
+///     split: (items, depth) =&gt;
+///     {
+///         int pivot = items[items.Length / 2];
+///         return [items.Where(x =&gt; x &lt; pivot).ToArray(),
+///                 items.Where(x =&gt; x == pivot).ToArray(),
+///                 items.Where(x =&gt; x &gt; pivot).ToArray()];
+///     },
+///     execute: (items, depth) =&gt; { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
+///     merge: (parts, depth) =&gt; [.. parts[0], .. parts[1], .. parts[2]]);
+///
+/// int[] sorted = await quicksort.RunAsync(source);
+/// </code>
+/// </example>
+public static class DivideAndConquer
+{
+    /// <summary>Creates a program from four synchronous functions.</summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; at least one subproblem.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="merge">(subresults in subproblem order, depth) =&gt; the result of the split node.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    public static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, IReadOnlyList<TProblem>> split,
+        Func<TProblem, int, TResult> execute,
+        Func<IReadOnlyList<TResult>, int, TResult> merge,
+        DivideAndConquerOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(shouldSplit);
+        ArgumentNullException.ThrowIfNull(split);
+        ArgumentNullException.ThrowIfNull(execute);
+        ArgumentNullException.ThrowIfNull(merge);
+        return new DelegateDivideAndConquer<TProblem, TResult>(shouldSplit, split, execute, merge, options);
+    }
+
+    /// <summary>
+    /// Creates a program whose split and merge may complete later, without holding a thread: the way to nest
+    /// parallelism (for example a merge that runs another skeleton on <see cref="TaskScheduler.Current"/>).
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="splitAsync">(problem, depth, token) =&gt; at least one subproblem, now or later.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
+        Func<TProblem, int, TResult> execute,
+        Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(shouldSplit);
+        ArgumentNullException.ThrowIfNull(splitAsync);
+        ArgumentNullException.ThrowIfNull(execute);
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return new AsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, execute, mergeAsync, options);
+    }
+}

@@ -1,0 +1,184 @@
+using DivCon.Skeletons.Engines;
+
+namespace DivCon.Skeletons;
+
+/// <summary>
+/// A divide-and-conquer program: four functions (should-split, split, execute, merge) that the skeleton runs as
+/// a task graph on any <see cref="TaskScheduler"/>.
+/// </summary>
+/// <typeparam name="TProblem">A problem or subproblem (an array, an index range, a pair of matrices...).</typeparam>
+/// <typeparam name="TResult">The result of a problem, and of each subproblem.</typeparam>
+/// <remarks>
+/// <para><b>The idea.</b> A program says only how to decide, divide, solve and combine; the skeleton decides how
+/// that becomes parallel work. There are two ways to write one, both producing this type:</para>
+/// <list type="bullet">
+/// <item><description>subclass it and override <see cref="ShouldSplit"/>, <see cref="Split"/>, <see cref="Execute"/>
+/// and <see cref="Merge"/>: stateful programs (an array sorted in place, matrices held by the instance);</description></item>
+/// <item><description>pass four lambdas to <see cref="DivideAndConquer.Create{TProblem, TResult}"/>: declarative programs.</description></item>
+/// </list>
+/// <para><b>The algorithm</b> (the default <see cref="ExecutionEngine.Continuation"/> engine). Each node is a task on
+/// the chosen scheduler. A node asks should-split (with its depth; the root is depth 0); if no, it executes and hands
+/// its result to its parent; if yes, it splits, starts one task per subproblem and returns at once. The child that
+/// completes last (an atomic countdown) starts the merge as a new task, whose result goes up the same way. The root's
+/// merge completes the task returned by <see cref="RunAsync(TProblem, CancellationToken)"/>. No thread ever waits,
+/// so the run progresses even on a scheduler with one worker.</para>
+/// <para><b>Example</b> (a quicksort in a few lines, the lambda model):</para>
+/// <code>
+/// var quicksort = DivideAndConquer.Create&lt;int[], int[]&gt;(
+///     shouldSplit: (items, depth) =&gt; items.Length &gt; 4096 &amp;&amp; depth &lt; 40,
+///     split: (items, depth) =&gt;
+///     {
+///         int pivot = items[items.Length / 2];
+///         return [items.Where(x =&gt; x &lt; pivot).ToArray(),
+///                 items.Where(x =&gt; x == pivot).ToArray(),
+///                 items.Where(x =&gt; x &gt; pivot).ToArray()];
+///     },
+///     execute: (items, depth) =&gt; { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
+///     merge: (parts, depth) =&gt; [.. parts[0], .. parts[1], .. parts[2]]);
+///
+/// int[] sorted = await quicksort.RunAsync(source);
+/// </code>
+/// <para><b>Nested parallelism.</b> Override <see cref="SplitAsync"/> or <see cref="MergeAsync"/> to return a task
+/// that completes later, for example a merge that runs another skeleton on the same scheduler
+/// (<see cref="TaskScheduler.Current"/> inside the merge is the run's scheduler). The node waits for it without
+/// holding a thread: the engine continues on the run's scheduler when the task completes.</para>
+/// <para><b>Errors and cancellation.</b> The first exception thrown by any of the four functions (or an observer)
+/// stops the run: nodes not yet started do nothing, and the returned task faults with that very exception once
+/// every task of the run has finished (no user code of the run is still running when it completes). The
+/// cancellation token is checked before every split, spawn and execute; a cancelled run ends
+/// <see cref="TaskStatus.Canceled"/> with the run's token.</para>
+/// <para><b>Warnings.</b> The functions are called concurrently from many threads for different nodes, so shared
+/// state needs care. The <see cref="ExecutionEngine.ForkJoin"/> engine blocks a thread in every internal node
+/// until its children finish. On a scheduler with a fixed number of workers it starves when every worker is blocked
+/// in such a wait while the children they wait for sit in the queue: the run then never finishes and can only be
+/// cancelled. That happens whenever the waits are not inlined, namely (1) the scheduler refuses to run a waited-for
+/// task inline (a one-worker scheduler that does not inline starves at the root), (2) the run has a cancellable
+/// token (TPL never inlines a cancellable wait, so each blocked node holds a worker and a tree with more internal
+/// nodes than workers can starve), or (3) an asynchronous split or merge continues on the same scheduler while its
+/// node blocks on it. The .NET thread pool hides this by injecting threads, slowly (seconds per level). Use the
+/// continuation engine unless you are measuring the difference.</para>
+/// </remarks>
+public abstract class DivideAndConquer<TProblem, TResult>
+{
+    private DivideAndConquerOptions _options;
+
+    /// <summary>Creates a program that runs with <paramref name="options"/> unless a run is given its own.</summary>
+    /// <param name="options">Default options for <see cref="RunAsync(TProblem, CancellationToken)"/>; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    protected DivideAndConquer(DivideAndConquerOptions? options = null)
+    {
+        _options = options ?? DivideAndConquerOptions.Default;
+    }
+
+    /// <summary>The options used by <see cref="RunAsync(TProblem, CancellationToken)"/>. Never <see langword="null"/>.</summary>
+    /// <exception cref="ArgumentNullException">Set to <see langword="null"/>.</exception>
+    public DivideAndConquerOptions Options
+    {
+        get => _options;
+        set => _options = value ?? throw new ArgumentNullException(nameof(value), "Options cannot be null; use DivideAndConquerOptions.Default.");
+    }
+
+    /// <summary>Runs the program on <paramref name="problem"/> with <see cref="Options"/>.</summary>
+    /// <param name="problem">The whole problem (the root). Passed to the functions as is.</param>
+    /// <param name="cancellationToken">Stops splitting, spawning and executing when cancelled.</param>
+    /// <returns>
+    /// A task that completes with the root's result, faults with the first exception of the program, or is
+    /// cancelled; in every case only after every task of the run has finished.
+    /// </returns>
+    public Task<TResult> RunAsync(TProblem problem, CancellationToken cancellationToken = default) =>
+        RunAsync(problem, _options, cancellationToken);
+
+    /// <summary>Runs the program on <paramref name="problem"/> with the given options (for example another scheduler).</summary>
+    /// <param name="problem">The whole problem (the root). Passed to the functions as is.</param>
+    /// <param name="options">The options for this run only; <see cref="Options"/> is not changed.</param>
+    /// <param name="cancellationToken">Stops splitting, spawning and executing when cancelled.</param>
+    /// <returns>
+    /// A task that completes with the root's result, faults with the first exception of the program, or is
+    /// cancelled; in every case only after every task of the run has finished. Already cancelled token: a
+    /// cancelled task, and none of the program's functions is called.
+    /// </returns>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is <see langword="null"/>.</exception>
+    /// <exception cref="InvalidOperationException">The program refuses a second concurrent run (see <see cref="GranularDivideAndConquer{TProblem, TResult}"/>).</exception>
+    public Task<TResult> RunAsync(TProblem problem, DivideAndConquerOptions options, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<TResult>(cancellationToken);
+        }
+
+        OnRunStarting(problem, options);
+        return options.Engine == ExecutionEngine.ForkJoin
+            ? ForkJoinEngine<TProblem, TResult>.Run(this, problem, options, cancellationToken)
+            : ContinuationEngine<TProblem, TResult>.Run(this, problem, options, cancellationToken);
+    }
+
+    /// <summary>Decides whether <paramref name="problem"/> is divided (<see langword="true"/>) or executed directly.</summary>
+    /// <param name="problem">The (sub)problem.</param>
+    /// <param name="depth">Its depth; the root is at depth 0.</param>
+    /// <returns><see langword="true"/> to split.</returns>
+    protected internal abstract bool ShouldSplit(TProblem problem, int depth);
+
+    /// <summary>Divides <paramref name="problem"/> into subproblems, each solved by its own task.</summary>
+    /// <param name="problem">The problem to divide.</param>
+    /// <param name="depth">Its depth; the subproblems will be at <paramref name="depth"/> + 1.</param>
+    /// <returns>At least one subproblem; <see langword="null"/> or an empty list fails the run.</returns>
+    protected internal abstract IReadOnlyList<TProblem> Split(TProblem problem, int depth);
+
+    /// <summary>Solves <paramref name="problem"/> directly: the base case, usually a fast sequential algorithm.</summary>
+    /// <param name="problem">The problem to solve.</param>
+    /// <param name="depth">Its depth.</param>
+    /// <returns>Its result.</returns>
+    protected internal abstract TResult Execute(TProblem problem, int depth);
+
+    /// <summary>Combines the results of the subproblems of one split, in the order <see cref="Split"/> returned them.</summary>
+    /// <param name="subresults">One result per subproblem, in subproblem order.</param>
+    /// <param name="depth">The depth of the node that was split.</param>
+    /// <returns>The result of the split node.</returns>
+    protected internal abstract TResult Merge(IReadOnlyList<TResult> subresults, int depth);
+
+    /// <summary>
+    /// The asynchronous form of <see cref="Split"/>, which is what the engines call; the default calls
+    /// <see cref="Split"/> and completes at once. Override it to split in parallel.
+    /// </summary>
+    /// <param name="problem">The problem to divide.</param>
+    /// <param name="depth">Its depth.</param>
+    /// <param name="cancellationToken">The run's token.</param>
+    /// <returns>The subproblems, now or later.</returns>
+    protected internal virtual ValueTask<IReadOnlyList<TProblem>> SplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
+        new(Split(problem, depth));
+
+    /// <summary>
+    /// The asynchronous form of <see cref="Merge"/>, which is what the engines call; the default calls
+    /// <see cref="Merge"/> and completes at once. Override it to merge in parallel, for example by running another
+    /// skeleton on <see cref="TaskScheduler.Current"/> (the run's scheduler) and returning its task.
+    /// </summary>
+    /// <param name="subresults">One result per subproblem, in subproblem order.</param>
+    /// <param name="depth">The depth of the node that was split.</param>
+    /// <param name="cancellationToken">The run's token.</param>
+    /// <returns>The merged result, now or later.</returns>
+    protected internal virtual ValueTask<TResult> MergeAsync(IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
+        new(Merge(subresults, depth));
+
+    /// <summary>
+    /// Called on the caller's thread by <c>RunAsync</c> before the first task of a run starts (not for an already
+    /// cancelled token). An exception thrown here propagates to the caller of <c>RunAsync</c>. Every call is paired
+    /// with one later call of <see cref="OnRunCompleted"/> unless this method throws.
+    /// </summary>
+    /// <param name="problem">The root problem.</param>
+    /// <param name="options">The run's options.</param>
+    protected virtual void OnRunStarting(TProblem problem, DivideAndConquerOptions options)
+    {
+    }
+
+    /// <summary>
+    /// Called once when a run has finished (every task of it done), just before its task completes, whether it
+    /// succeeded, failed or was cancelled. Must not throw; an exception here faults the run's task if it had
+    /// succeeded.
+    /// </summary>
+    protected virtual void OnRunCompleted()
+    {
+    }
+
+    /// <summary>Lets the engines call <see cref="OnRunCompleted"/>.</summary>
+    internal void NotifyRunCompleted() => OnRunCompleted();
+}

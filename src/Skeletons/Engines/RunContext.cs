@@ -1,0 +1,179 @@
+using System.Diagnostics;
+
+namespace DivCon.Skeletons.Engines;
+
+/// <summary>
+/// The state one run shares among all its tasks: what to call, where to schedule, and how the run ends (the
+/// first failure or cancellation wins and doubles as the stop flag every task checks).
+/// </summary>
+/// <typeparam name="TProblem">The program's problem type.</typeparam>
+/// <typeparam name="TResult">The program's result type.</typeparam>
+internal sealed class RunContext<TProblem, TResult>
+{
+    /// <summary>The stop reason of a cancelled run (the other non-null stop reason is the run's exception).</summary>
+    private static readonly object s_canceled = new();
+
+    private readonly TaskCompletionSource<TResult> _completion =
+        new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    // null while the run goes on; then the first Exception or s_canceled. Written once by CompareExchange.
+    private object? _stopReason;
+
+    // Fork-join only: tasks of the run not yet finished, and the root's result.
+    private int _outstandingTasks;
+    private TResult _rootResult = default!;
+
+    public RunContext(DivideAndConquer<TProblem, TResult> program, DivideAndConquerOptions options, CancellationToken cancellationToken)
+    {
+        Program = program;
+        Scheduler = options.Scheduler;
+        Observer = options.Observer;
+        MaxDepth = options.MaxDepth ?? int.MaxValue;
+        Token = cancellationToken;
+    }
+
+    public DivideAndConquer<TProblem, TResult> Program { get; }
+
+    public TaskScheduler Scheduler { get; }
+
+    public IDivideAndConquerObserver? Observer { get; }
+
+    /// <summary>Nodes at this depth or deeper are never split (int.MaxValue when the options set no limit).</summary>
+    public int MaxDepth { get; }
+
+    public CancellationToken Token { get; }
+
+    public Task<TResult> Task => _completion.Task;
+
+    /// <summary>
+    /// True when the run must stop starting work: it failed, or it was cancelled (checking the token here is what
+    /// turns a cancellation request into the run's outcome).
+    /// </summary>
+    public bool ShouldStop()
+    {
+        // Volatile: a task on another core must see a failure recorded by another task without a stale cached read.
+        if (Volatile.Read(ref _stopReason) is not null)
+        {
+            return true;
+        }
+
+        if (Token.IsCancellationRequested)
+        {
+            Cancel();
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>Records <paramref name="exception"/> as the run's outcome unless another outcome came first.</summary>
+    public void Fail(Exception exception)
+    {
+        if (exception is OperationCanceledException canceled && canceled.CancellationToken == Token && Token.IsCancellationRequested)
+        {
+            // The program (or a wait of the engine) observed the run's own token: that is a cancellation, not a fault.
+            Cancel();
+            return;
+        }
+
+        // CompareExchange: the first failure wins; later ones (often consequences of the first) are dropped.
+        Interlocked.CompareExchange(ref _stopReason, exception, null);
+    }
+
+    /// <summary>Records cancellation as the run's outcome unless another outcome came first.</summary>
+    public void Cancel() =>
+        // CompareExchange: same first-wins rule as Fail.
+        Interlocked.CompareExchange(ref _stopReason, s_canceled, null);
+
+    /// <summary>Reads the clock only when someone observes the run.</summary>
+    public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
+
+    /// <summary>
+    /// Reports a finished phase to the observer, if any. Returns false (after failing the run) when the observer
+    /// threw.
+    /// </summary>
+    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp)
+    {
+        var observer = Observer;
+        if (observer is null)
+        {
+            return true;
+        }
+
+        try
+        {
+            observer.OnPhase(phase, depth, Stopwatch.GetTimestamp() - startTimestamp);
+            return true;
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Completes the run's task from its outcome. Called exactly once, after the last task of the run did its
+    /// last piece of user work.
+    /// </summary>
+    public void Complete(TResult result)
+    {
+        try
+        {
+            Program.NotifyRunCompleted();
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+        }
+
+        // Volatile: read the outcome another task may have recorded just before the tree quiesced.
+        switch (Volatile.Read(ref _stopReason))
+        {
+            case null:
+                _completion.SetResult(result);
+                break;
+            case Exception exception:
+                _completion.SetException(exception);
+                break;
+            default:
+                Debug.Assert(Token.IsCancellationRequested, "Only the run's token cancels a run.");
+                _completion.SetCanceled(Token);
+                break;
+        }
+    }
+
+    /// <summary>Fork-join: counts a task of the run about to be started.</summary>
+    public void ForkJoinTaskStarting() =>
+        // Interlocked: parents on many threads start children concurrently.
+        Interlocked.Increment(ref _outstandingTasks);
+
+    /// <summary>Fork-join: stores the root's result before the root task reports that it finished.</summary>
+    public void ForkJoinSetRootResult(TResult result) => _rootResult = result;
+
+    /// <summary>Fork-join: a task of the run finished; the last one completes the run.</summary>
+    public void ForkJoinTaskFinished()
+    {
+        // Interlocked.Decrement is a full fence: the root's plain write of _rootResult happens before its own
+        // decrement, so the thread whose decrement reaches zero reads the result after it.
+        int left = Interlocked.Decrement(ref _outstandingTasks);
+        Debug.Assert(left >= 0, "More tasks finished than started.");
+        if (left == 0)
+        {
+            Complete(_rootResult);
+        }
+    }
+
+    /// <summary>The exception a completed, unsuccessful task carries, unwrapped (the original, not an AggregateException).</summary>
+    public static Exception ExceptionOf(Task task)
+    {
+        Debug.Assert(task.IsCompleted && !task.IsCompletedSuccessfully, "Only failed or cancelled tasks carry an exception.");
+        if (task.IsFaulted && task.Exception!.InnerExceptions.Count > 0)
+        {
+            return task.Exception.InnerExceptions[0];
+        }
+
+        // Cancelled: a TaskCanceledException carrying the task's own token, as awaiting it would throw.
+        return new TaskCanceledException(task);
+    }
+}

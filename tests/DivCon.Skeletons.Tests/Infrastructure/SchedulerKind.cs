@@ -1,0 +1,9 @@
+namespace DivCon.Skeletons.Tests.Infrastructure;
+
+/// <summary>The schedulers the grid tests run on.</summary>
+public enum SchedulerKind
+{
+    Default,
+    OneThread,
+    TwoThreads,
+}
