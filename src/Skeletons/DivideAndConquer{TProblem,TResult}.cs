@@ -49,11 +49,14 @@ namespace DivCon.Skeletons;
 /// <see cref="TaskStatus.Canceled"/> with the run's token.</para>
 /// <para><b>Warnings.</b> The functions are called concurrently from many threads for different nodes, so shared
 /// state needs care. The <see cref="ExecutionEngine.ForkJoin"/> engine blocks a thread in every internal node
-/// until its children finish: on a scheduler with a fixed number of workers that refuses to run a waited-for task
-/// inline (as a strict pool or a work-stealing scheduler may), all workers can end up blocked while the children
-/// they wait for sit in the queue, and the run never finishes (it can then only be cancelled). The .NET thread
-/// pool hides this by injecting threads, slowly. Use the continuation engine unless you are measuring the
-/// difference.</para>
+/// until its children finish. On a scheduler with a fixed number of workers it starves when every worker is blocked
+/// in such a wait while the children they wait for sit in the queue: the run then never finishes and can only be
+/// cancelled. That happens whenever the waits are not inlined, namely (1) the scheduler refuses to run a waited-for
+/// task inline (a one-worker scheduler that does not inline starves at the root), (2) the run has a cancellable
+/// token (TPL never inlines a cancellable wait, so each blocked node holds a worker and a tree with more internal
+/// nodes than workers can starve), or (3) an asynchronous split or merge continues on the same scheduler while its
+/// node blocks on it. The .NET thread pool hides this by injecting threads, slowly (seconds per level). Use the
+/// continuation engine unless you are measuring the difference.</para>
 /// </remarks>
 public abstract class DivideAndConquer<TProblem, TResult>
 {

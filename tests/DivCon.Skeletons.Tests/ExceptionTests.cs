@@ -5,6 +5,8 @@ namespace DivCon.Skeletons.Tests;
 /// <summary>A failure in any user function faults the run with that very exception, after the run has quiesced.</summary>
 public sealed class ExceptionTests
 {
+    private const int WideThreads = 72;
+
     public enum FailingPhase
     {
         ShouldSplit,
@@ -38,14 +40,11 @@ public sealed class ExceptionTests
         using var scheduler = new CountingTaskScheduler(2, allowInlining: true);
         var boom = new InvalidTimeZoneException($"boom in {phase}");
         var program = FailingTree(phase, boom);
-        // Fork-join blocks on an unfinished asynchronous split or merge; when that continues on the same fixed-size
-        // scheduler (as Task.Yield does) every worker can end up blocked, so those cases run on the thread pool.
-        bool blocksOnItsOwnScheduler = engine == ExecutionEngine.ForkJoin && phase is FailingPhase.SplitAsyncLater or FailingPhase.MergeAsyncLater;
-        var options = DivideAndConquerOptions.Default with
-        {
-            Scheduler = blocksOnItsOwnScheduler ? TaskScheduler.Default : scheduler,
-            Engine = engine,
-        };
+        // Fork-join blocks a thread on an unfinished asynchronous split or merge, whose continuation (Task.Yield's)
+        // needs another thread of the same scheduler: those cases get a thread per node (64 leaves, 63 internal).
+        bool blocksPerNode = engine == ExecutionEngine.ForkJoin && phase is FailingPhase.SplitAsyncLater or FailingPhase.MergeAsyncLater;
+        using var wide = blocksPerNode ? new CountingTaskScheduler(WideThreads, allowInlining: true, "wide") : null;
+        var options = DivideAndConquerOptions.Default with { Scheduler = wide ?? scheduler, Engine = engine };
 
         var run = program.RunAsync(new IndexRange(0, 64), options);
 
@@ -163,6 +162,21 @@ public sealed class ExceptionTests
 
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() => run.Bounded());
         Assert.Contains(returnNull ? "null" : "no subproblems", error.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task A_scheduler_that_refuses_the_root_task_faults_the_run_and_releases_a_granular_program(ExecutionEngine engine)
+    {
+        var scheduler = new CountingTaskScheduler(1, allowInlining: false);
+        scheduler.Dispose(); // QueueTask now throws
+        var sum = MapReduce.Create<long>(i => i, (a, b) => a + b, 0);
+
+        var run = sum.RunAsync(new IndexRange(0, 100), DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = engine });
+
+        await Assert.ThrowsAsync<TaskSchedulerException>(() => run.Bounded());
+        Assert.Equal(4950, await sum.RunAsync(new IndexRange(0, 100)).Bounded());
     }
 
     private static long Spin(int iterations)

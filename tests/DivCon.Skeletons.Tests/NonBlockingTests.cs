@@ -107,6 +107,40 @@ public sealed class NonBlockingTests
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.Bounded());
     }
 
+    [Fact]
+    public async Task Fork_join_blocking_on_an_async_split_that_continues_on_the_same_scheduler_starves_it()
+    {
+        // The root's split yields: its continuation is queued to the only worker, which the fork-join root blocks
+        // while waiting for that very split. The continuation engine runs the same program on the same scheduler.
+        using var scheduler = new CountingTaskScheduler(1, allowInlining: true);
+        using var cancellation = new CancellationTokenSource();
+        int executes = 0;
+        var program = DivideAndConquer.CreateAsync<int, int>(
+            (n, depth) => depth == 0,
+            async (n, depth, token) =>
+            {
+                await Task.Yield();
+                return [1, 2];
+            },
+            (n, depth) => Interlocked.Increment(ref executes) > 0 ? n : 0,
+            (results, depth, token) => new ValueTask<int>(results[0] + results[1]));
+
+        var stuck = program.RunAsync(0, DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = ExecutionEngine.ForkJoin }, cancellation.Token);
+
+        Assert.True(TestTimeouts.SpinUntil(scheduler.IsStarved), "fork-join never blocked on its own split");
+        Assert.Equal(1, scheduler.QueuedCount); // the split's continuation, not children: none was spawned
+        Assert.Equal(0, Volatile.Read(ref executes));
+        Assert.False(stuck.IsCompleted);
+
+        // Cancelling releases the blocked wait; the run ends Canceled.
+        await cancellation.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => stuck.Bounded());
+        Assert.True(TestTimeouts.SpinUntil(() => scheduler.IsIdle));
+
+        Assert.Equal(3, await program.RunAsync(0, DivideAndConquerOptions.Default with { Scheduler = scheduler }).Bounded());
+        Assert.Equal(2, Volatile.Read(ref executes));
+    }
+
     /// <summary>A complete binary tree over a range of leaves: each leaf returns 1, so the result counts leaves.</summary>
     internal static DivideAndConquer<IndexRange, long> CompleteBinaryTree(Action onExecute) =>
         DivideAndConquer.Create<IndexRange, long>(

@@ -18,10 +18,21 @@ internal sealed class ContinuationNode<TProblem, TResult>
 {
     private static readonly Action<object?> s_process = static state => ((ContinuationNode<TProblem, TResult>)state!).Process();
     private static readonly Action<object?> s_merge = static state => ((ContinuationNode<TProblem, TResult>)state!).Merge();
+    // The state of these continuations is (node, timestamp when the phase began): allocated only on the
+    // asynchronous path, so that synchronous nodes do not carry the timestamp field.
     private static readonly Action<Task<IReadOnlyList<TProblem>>, object?> s_splitCompleted =
-        static (task, state) => ((ContinuationNode<TProblem, TResult>)state!).OnSplitCompleted(task);
+        static (task, state) =>
+        {
+            var (node, start) = (Tuple<ContinuationNode<TProblem, TResult>, long>)state!;
+            node.OnSplitCompleted(task, start);
+        };
+
     private static readonly Action<Task<TResult>, object?> s_mergeCompleted =
-        static (task, state) => ((ContinuationNode<TProblem, TResult>)state!).OnMergeCompleted(task);
+        static (task, state) =>
+        {
+            var (node, start) = (Tuple<ContinuationNode<TProblem, TResult>, long>)state!;
+            node.OnMergeCompleted(task, start);
+        };
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly ContinuationNode<TProblem, TResult>? _parent;
@@ -36,9 +47,6 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
     // Internal nodes only: children that have not reported yet.
     private int _pending;
-
-    // Observed asynchronous phases only: when the phase began.
-    private long _phaseStart;
 
     private ContinuationNode(RunContext<TProblem, TResult> run, ContinuationNode<TProblem, TResult>? parent, int indexInParent, TProblem problem, int depth)
     {
@@ -162,11 +170,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         // Not finished (or failed): continue on the run's scheduler when it completes. Not ExecuteSynchronously,
         // which would run our continuation on whatever thread completes the program's task.
-        _phaseStart = start;
-        splitting.AsTask().ContinueWith(s_splitCompleted, this, CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
+        splitting.AsTask().ContinueWith(s_splitCompleted, Tuple.Create(this, start), CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
     }
 
-    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting)
+    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, long start)
     {
         var run = _run;
         if (!splitting.IsCompletedSuccessfully)
@@ -174,7 +181,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(splitting));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, _phaseStart))
+        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
         {
             SpawnChildren(splitting.Result);
         }
@@ -283,11 +290,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         // As in BeginSplit: resume on the run's scheduler when the program's merge completes; no thread waits.
-        _phaseStart = start;
-        merging.AsTask().ContinueWith(s_mergeCompleted, this, CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
+        merging.AsTask().ContinueWith(s_mergeCompleted, Tuple.Create(this, start), CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
     }
 
-    private void OnMergeCompleted(Task<TResult> merging)
+    private void OnMergeCompleted(Task<TResult> merging, long start)
     {
         var run = _run;
         if (!merging.IsCompletedSuccessfully)
@@ -295,7 +301,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(merging));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, _phaseStart))
+        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
         {
             Report(merging.Result);
         }

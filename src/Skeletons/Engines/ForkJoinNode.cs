@@ -7,8 +7,9 @@ namespace DivCon.Skeletons.Engines;
 /// <typeparam name="TProblem">The program's problem type.</typeparam>
 /// <typeparam name="TResult">The program's result type.</typeparam>
 /// <remarks>
-/// The wait is <see cref="Task.Wait(CancellationToken)"/> per child, which lets the scheduler run a child that has
-/// not started inline on the waiting thread; a scheduler that refuses inlining leaves the thread blocked. Every
+/// The wait is <see cref="Task.WaitAll(Task[], CancellationToken)"/>. Without a cancellable token TPL first offers
+/// each unstarted child to the scheduler for inlining on the waiting thread; with one it never does (TPL's rule),
+/// and the thread simply blocks. Either way a scheduler that does not inline leaves the thread blocked. Every
 /// node task catches everything (recording the first failure in the run) and reports to the run's task counter,
 /// so the run's task completes only when all its tasks have finished, even when a cancelled wait let a parent
 /// return before its children.
@@ -111,7 +112,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long splitStart = run.StartPhase();
         var splitting = program.SplitAsync(problem, _depth, run.Token);
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
-        var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : splitting.AsTask().GetAwaiter().GetResult();
+        var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
         if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart))
         {
             return default!;
@@ -136,13 +137,22 @@ internal sealed class ForkJoinNode<TProblem, TResult>
             children[i] = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1).StartChild();
         }
 
+        // Blocks this thread. Children never fault (their Process catches everything), so the waits only return or,
+        // with a cancellable token, throw OperationCanceledException for the run's token, which Process records as
+        // the run's cancellation. TPL offers inlining (running a not-yet-started child on this thread instead of
+        // blocking) only to infinite waits without a cancellable token, hence the two forms.
+        if (run.Token.CanBeCanceled)
+        {
+            Task.WaitAll(children, run.Token);
+        }
+        else
+        {
+            Task.WaitAll(children);
+        }
+
         var subresults = new TResult[count];
         for (int i = 0; i < count; i++)
         {
-            // Blocks this thread (unless the scheduler inlines the child). Throws OperationCanceledException with the
-            // run's token when cancelled, which Process records as the run's cancellation. Children never fault:
-            // their Process catches everything.
-            children[i].Wait(run.Token);
             subresults[i] = children[i].Result;
         }
 
@@ -153,8 +163,31 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long mergeStart = run.StartPhase();
         var merging = program.MergeAsync(subresults, _depth, run.Token);
-        var result = merging.IsCompletedSuccessfully ? merging.Result : merging.AsTask().GetAwaiter().GetResult();
+        var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
         run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart);
         return result;
+    }
+
+    /// <summary>
+    /// Blocks until an unfinished asynchronous split or merge completes, or until the run is cancelled (then throws
+    /// OperationCanceledException for the run's token; the program's task is abandoned and may still finish later).
+    /// Rethrows the program's own exception, not an AggregateException.
+    /// </summary>
+    private static T WaitFor<T>(ValueTask<T> pending, CancellationToken cancellationToken)
+    {
+        var task = pending.AsTask();
+        if (cancellationToken.CanBeCanceled && !task.IsCompleted)
+        {
+            try
+            {
+                task.Wait(cancellationToken);
+            }
+            catch (AggregateException)
+            {
+                // The program's task failed: GetResult below rethrows its original exception.
+            }
+        }
+
+        return task.GetAwaiter().GetResult();
     }
 }
