@@ -139,6 +139,13 @@ internal sealed class WorkQueueSet
             // the task; and the task is published before we read the sleeper count below (pairs with a sleeper's
             // announce-then-recheck).
             Interlocked.Decrement(ref _externalInFlight);
+
+            // Ordered after the decrement by its fence: a closer that saw us in flight did not declare the set
+            // drained, so we look again (Dekker pair with Close, whose fence precedes its read of the in-flight count).
+            if (Volatile.Read(ref _closed) != 0)
+            {
+                NotifyIfDrained();
+            }
         }
 
         WakeIfSleepers();
@@ -200,6 +207,9 @@ internal sealed class WorkQueueSet
         // reads the counters (CheckDrained), so either it sees our TasksFinished or we see the closed flag.
         if (Volatile.Read(ref _closed) != 0)
         {
+            // Full fence (draining only): our TasksFinished store is visible before we read the in-flight count and
+            // the counters, pairing with an external producer's decrement-then-check in TryEnqueueExternal.
+            Interlocked.MemoryBarrier();
             NotifyIfDrained();
         }
     }
