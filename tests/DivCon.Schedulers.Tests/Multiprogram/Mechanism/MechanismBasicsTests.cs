@@ -120,7 +120,8 @@ public sealed class MechanismBasicsTests
         Assert.True(SpinWait.SpinUntil(
             () => scheduler.GetWorkerAssignments().All(w => w.Serving == w.Owner || w.Owner != a.ProgramId),
             TestSchedulers.Timeout));
-        scheduler.Rebalance(RebalanceReason.Interval);
+        Assert.True(scheduler.Rebalance(RebalanceReason.Interval).Skipped); // The override still stands.
+        Assert.False(scheduler.Rebalance(RebalanceReason.Manual).Skipped);
         Assert.Equal((3, 1), (a.CurrentCores, b.CurrentCores));
         scheduler.ClearAllocationOverride();
         Assert.Equal((2, 2), (a.CurrentCores, b.CurrentCores));
