@@ -15,7 +15,7 @@ namespace DivCon.Schedulers.Workers;
 /// <see cref="WorkerPool"/>, a worker moving between them with <see cref="DrainLocalToGlobal"/> then
 /// <see cref="Worker.MoveTo"/>. See README-wakeups.md for the sleep protocol.
 /// </remarks>
-internal sealed class WorkQueueSet
+internal sealed partial class WorkQueueSet
 {
     private readonly ConcurrentQueue<Task> _global = new();
     private readonly WorkStealingDeque<Task>[] _deques;
