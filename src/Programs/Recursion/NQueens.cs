@@ -129,15 +129,5 @@ public sealed class NQueens : GranularDivideAndConquer<BoardState, long>
     protected override long Execute(BoardState problem, int depth) => CountCompletions(problem);
 
     /// <inheritdoc/>
-    protected override long Merge(IReadOnlyList<long> subresults, int depth)
-    {
-        ArgumentNullException.ThrowIfNull(subresults);
-        long total = 0;
-        for (int i = 0; i < subresults.Count; i++)
-        {
-            total += subresults[i];
-        }
-
-        return total;
-    }
+    protected override long Merge(IReadOnlyList<long> subresults, int depth) => SubresultSum.Of(subresults);
 }
