@@ -74,11 +74,6 @@ internal sealed partial class WorkQueueSet
     /// <summary>Announced sleepers not yet woken (diagnostics and tests).</summary>
     public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
 
-    /// <summary>The counters of one slot.</summary>
-    /// <param name="slot">Slot index.</param>
-    /// <returns>The live counters (read them with volatile reads).</returns>
-    public WorkerSlotCounters CountersOf(int slot) => _counters[slot];
-
     /// <summary>
     /// Tasks queued and not yet taken: the global queue's count plus, for the deques, pushes minus removals summed
     /// from single-writer counters. Exact whenever the set is quiet (in particular exactly 0 once all work has
