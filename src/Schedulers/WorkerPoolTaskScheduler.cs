@@ -1,4 +1,3 @@
-using System.Collections.ObjectModel;
 using System.Diagnostics;
 using DivCon.Schedulers.Workers;
 
@@ -109,49 +108,10 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
         IsDisposed && !Volatile.Read(ref _workersExited); // Volatile: written by the disposing thread.
 
     /// <summary>The counters of each worker.</summary>
-    public IReadOnlyList<WorkerStatistics> WorkerStatistics
-    {
-        get
-        {
-            var result = new WorkerStatistics[_pool.WorkerCount];
-            for (int i = 0; i < result.Length; i++)
-            {
-                // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
-                WorkerSlotCounters c = _queues.CountersOf(i);
-                result[i] = new WorkerStatistics(
-                    i,
-                    _cpuIds[i],
-                    Volatile.Read(ref c.TasksExecuted),
-                    Volatile.Read(ref c.TasksInlined),
-                    Volatile.Read(ref c.LocalPops),
-                    Volatile.Read(ref c.GlobalDequeues),
-                    Volatile.Read(ref c.Steals),
-                    Volatile.Read(ref c.FailedSteals),
-                    Volatile.Read(ref c.Parks));
-            }
-
-            return new ReadOnlyCollection<WorkerStatistics>(result);
-        }
-    }
+    public IReadOnlyList<WorkerStatistics> WorkerStatistics => _queues.ReadWorkerStatistics(slot => _cpuIds[slot]);
 
     /// <summary>The counters summed over all workers, plus <see cref="AvailableTasks"/>.</summary>
-    public SchedulerStatistics Statistics
-    {
-        get
-        {
-            IReadOnlyList<WorkerStatistics> workers = WorkerStatistics;
-            return new SchedulerStatistics(
-                workers.Count,
-                workers.Sum(w => w.TasksExecuted),
-                workers.Sum(w => w.TasksInlined),
-                workers.Sum(w => w.LocalPops),
-                workers.Sum(w => w.GlobalDequeues),
-                workers.Sum(w => w.Steals),
-                workers.Sum(w => w.FailedSteals),
-                workers.Sum(w => w.Parks),
-                AvailableTasks);
-        }
-    }
+    public SchedulerStatistics Statistics => _queues.SumStatistics(WorkerStatistics);
 
     /// <summary>Test hook: the number of workers that have announced they are asleep.</summary>
     internal int ParkedWorkerCount => _pool.Workers.Count(w => w.IsParked);
@@ -222,13 +182,7 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
     /// <exception cref="ObjectDisposedException">The scheduler was disposed and the caller is not one of its workers.</exception>
     protected override void QueueTask(Task task)
     {
-        if (Worker.Current is { } worker && ReferenceEquals(worker.Queues, _queues))
-        {
-            _queues.PushLocal(worker.Index, task);
-            return;
-        }
-
-        if (!_queues.TryEnqueueExternal(task))
+        if (!_queues.TryQueue(task))
         {
             ThrowDisposed();
         }
@@ -236,17 +190,7 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
 
     /// <inheritdoc />
     /// <remarks>Runs the task only on this scheduler's own workers; returns <see langword="false"/> elsewhere.</remarks>
-    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
-    {
-        if (Worker.Current is not { } worker || !ReferenceEquals(worker.Queues, _queues))
-        {
-            return false;
-        }
-
-        // A previously queued task stays in its queue; when a worker later takes it, TryExecuteTask returns false.
-        _queues.CountInlined(worker.Index);
-        return TryExecuteTask(task);
-    }
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) => _queues.TryExecuteInline(task);
 
     /// <inheritdoc />
     /// <remarks>Always <see langword="false"/>: a task cannot be taken out of the middle of a deque.</remarks>

@@ -73,18 +73,7 @@ public sealed class SchedulerParkingTests
         for (int round = 0; round < 50; round++)
         {
             Assert.True(SpinWait.SpinUntil(() => AllParked(scheduler), TestSchedulers.Timeout));
-            using var barrier = new Barrier(2);
-            // The first task pushes a second onto its own deque and waits for it at a barrier: only a woken sibling
-            // (which steals it) can get both past the barrier.
-            var pair = scheduler.Start(() =>
-            {
-                var sibling = scheduler.Start(() => barrier.SignalAndWait(TestSchedulers.Timeout));
-                bool met = barrier.SignalAndWait(TestSchedulers.Timeout);
-                return met && sibling.Wait(TestSchedulers.Timeout) && sibling.Result;
-            });
-
-            pair.AssertCompletes();
-            Assert.True(pair.Result, $"Round {round}: the pushed task was not picked up by a sibling.");
+            AssertSiblingPicksUpPushedTask(scheduler, round);
         }
 
         Assert.True(scheduler.Statistics.Steals >= 50);
@@ -105,16 +94,23 @@ public sealed class SchedulerParkingTests
         {
             // A random pause puts the idle sibling at a different point of spin -> announce -> recheck -> park.
             Thread.SpinWait(random.Next(0, 1 << random.Next(1, 17)));
-            using var barrier = new Barrier(2);
-            var pair = scheduler.Start(() =>
-            {
-                var sibling = scheduler.Start(() => barrier.SignalAndWait(TestSchedulers.Timeout));
-                bool met = barrier.SignalAndWait(TestSchedulers.Timeout);
-                return met && sibling.Wait(TestSchedulers.Timeout) && sibling.Result;
-            });
-
-            pair.AssertCompletes();
-            Assert.True(pair.Result, $"Round {round}: the pushed task was not picked up by a sibling.");
+            AssertSiblingPicksUpPushedTask(scheduler, round);
         }
+    }
+
+    // The first task pushes a second onto its own deque and waits for it at a barrier: only a woken sibling
+    // (which steals it) can get both past the barrier.
+    private static void AssertSiblingPicksUpPushedTask(WorkerPoolTaskScheduler scheduler, int round)
+    {
+        using var barrier = new Barrier(2);
+        var pair = scheduler.Start(() =>
+        {
+            var sibling = scheduler.Start(() => barrier.SignalAndWait(TestSchedulers.Timeout));
+            bool met = barrier.SignalAndWait(TestSchedulers.Timeout);
+            return met && sibling.Wait(TestSchedulers.Timeout) && sibling.Result;
+        });
+
+        pair.AssertCompletes();
+        Assert.True(pair.Result, $"Round {round}: the pushed task was not picked up by a sibling.");
     }
 }

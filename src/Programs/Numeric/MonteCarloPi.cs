@@ -87,15 +87,5 @@ public sealed class MonteCarloPi : GranularDivideAndConquer<SampleRange, long>
     protected override long Execute(SampleRange problem, int depth) => CountInside(problem);
 
     /// <inheritdoc/>
-    protected override long Merge(IReadOnlyList<long> subresults, int depth)
-    {
-        ArgumentNullException.ThrowIfNull(subresults);
-        long total = 0;
-        for (int i = 0; i < subresults.Count; i++)
-        {
-            total += subresults[i];
-        }
-
-        return total;
-    }
+    protected override long Merge(IReadOnlyList<long> subresults, int depth) => SubresultSum.Of(subresults);
 }

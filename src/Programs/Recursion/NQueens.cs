@@ -38,24 +38,7 @@ public sealed class NQueens : GranularDivideAndConquer<BoardState, long>
     /// <summary>Counts the completions of <paramref name="board"/> by sequential backtracking (the execute muscle).</summary>
     /// <param name="board">A partial board.</param>
     /// <returns>The number of full solutions extending it.</returns>
-    public long CountCompletions(BoardState board)
-    {
-        if (board.Row == N)
-        {
-            return 1;
-        }
-
-        long count = 0;
-        int safe = board.SafeColumns(N);
-        while (safe != 0)
-        {
-            int bit = safe & -safe;
-            safe ^= bit;
-            count += CountCompletions(board.Place(bit));
-        }
-
-        return count;
-    }
+    public long CountCompletions(BoardState board) => CountExtensions(board, N);
 
     /// <summary>How many partial boards (queens placed safely in every row) exist with <paramref name="rows"/> rows filled.</summary>
     /// <param name="rows">Rows filled, 0 to n.</param>
@@ -64,26 +47,7 @@ public sealed class NQueens : GranularDivideAndConquer<BoardState, long>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(rows);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(rows, N);
-        return Count(BoardState.Empty, rows);
-
-        long Count(BoardState board, int target)
-        {
-            if (board.Row == target)
-            {
-                return 1;
-            }
-
-            long count = 0;
-            int safe = board.SafeColumns(N);
-            while (safe != 0)
-            {
-                int bit = safe & -safe;
-                safe ^= bit;
-                count += Count(board.Place(bit), target);
-            }
-
-            return count;
-        }
+        return CountExtensions(BoardState.Empty, rows);
     }
 
     /// <inheritdoc/>
@@ -129,15 +93,25 @@ public sealed class NQueens : GranularDivideAndConquer<BoardState, long>
     protected override long Execute(BoardState problem, int depth) => CountCompletions(problem);
 
     /// <inheritdoc/>
-    protected override long Merge(IReadOnlyList<long> subresults, int depth)
+    protected override long Merge(IReadOnlyList<long> subresults, int depth) => SubresultSum.Of(subresults);
+
+    /// <summary>Counts the safe extensions of <paramref name="board"/> down to <paramref name="targetRow"/> rows filled (backtracking).</summary>
+    private long CountExtensions(BoardState board, int targetRow)
     {
-        ArgumentNullException.ThrowIfNull(subresults);
-        long total = 0;
-        for (int i = 0; i < subresults.Count; i++)
+        if (board.Row == targetRow)
         {
-            total += subresults[i];
+            return 1;
         }
 
-        return total;
+        long count = 0;
+        int safe = board.SafeColumns(N);
+        while (safe != 0)
+        {
+            int bit = safe & -safe;
+            safe ^= bit;
+            count += CountExtensions(board.Place(bit), targetRow);
+        }
+
+        return count;
     }
 }

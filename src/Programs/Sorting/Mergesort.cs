@@ -30,13 +30,7 @@ public class Mergesort : GranularDivideAndConquer<IndexRange, IndexRange>
     public Mergesort(int[] source, int[] output, DivideAndConquerOptions? options = null)
         : base(options)
     {
-        ArgumentNullException.ThrowIfNull(source);
-        ArgumentNullException.ThrowIfNull(output);
-        if (output.Length != source.Length || ReferenceEquals(source, output))
-        {
-            throw new ArgumentException("The output must be a different array of the source's length.", nameof(output));
-        }
-
+        SortArguments.ThrowIfNotSeparateOutput(source, output);
         _source = source;
         _output = output;
         _scratch = new int[source.Length];

@@ -33,13 +33,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
     public Quicksort(int[] source, int[] output, DivideAndConquerOptions? options = null)
         : base(options)
     {
-        ArgumentNullException.ThrowIfNull(source);
-        ArgumentNullException.ThrowIfNull(output);
-        if (output.Length != source.Length || ReferenceEquals(source, output))
-        {
-            throw new ArgumentException("The output must be a different array of the source's length.", nameof(output));
-        }
-
+        SortArguments.ThrowIfNotSeparateOutput(source, output);
         _source = source;
         _output = output;
         MaxSplitDepth = 2 * (int.Log2(Math.Max(source.Length, 1)) + 1);

@@ -19,9 +19,6 @@ internal sealed class AllocationOverridePolicy : IAllocationPolicy
     /// <summary>The user's policy.</summary>
     public IAllocationPolicy Inner { get; }
 
-    /// <summary>Whether an explicit allocation stands.</summary>
-    public bool HasOverride => _override is not null;
-
     /// <inheritdoc />
     public string Name => _override is null ? Inner.Name : OverrideName;
 

@@ -1,4 +1,3 @@
-using System.Collections.ObjectModel;
 using System.Diagnostics;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
@@ -91,49 +90,11 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     public Task Completion => _completion.Task;
 
     /// <summary>This program's counters in each worker slot (a slot counts only while its worker served this program).</summary>
-    public IReadOnlyList<WorkerStatistics> WorkerStatistics
-    {
-        get
-        {
-            var result = new WorkerStatistics[Queues.SlotCount];
-            for (int i = 0; i < result.Length; i++)
-            {
-                // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
-                WorkerSlotCounters c = Queues.CountersOf(i);
-                result[i] = new WorkerStatistics(
-                    i,
-                    _owner.IsPinned ? _owner.CpuOfWorker(i) : null,
-                    Volatile.Read(ref c.TasksExecuted),
-                    Volatile.Read(ref c.TasksInlined),
-                    Volatile.Read(ref c.LocalPops),
-                    Volatile.Read(ref c.GlobalDequeues),
-                    Volatile.Read(ref c.Steals),
-                    Volatile.Read(ref c.FailedSteals),
-                    Volatile.Read(ref c.Parks));
-            }
-
-            return new ReadOnlyCollection<WorkerStatistics>(result);
-        }
-    }
+    public IReadOnlyList<WorkerStatistics> WorkerStatistics =>
+        Queues.ReadWorkerStatistics(slot => _owner.IsPinned ? _owner.CpuOfWorker(slot) : null);
 
     /// <summary>This program's counters summed over the worker slots, plus <see cref="AvailableTasks"/>.</summary>
-    public SchedulerStatistics Statistics
-    {
-        get
-        {
-            IReadOnlyList<WorkerStatistics> workers = WorkerStatistics;
-            return new SchedulerStatistics(
-                workers.Count,
-                workers.Sum(w => w.TasksExecuted),
-                workers.Sum(w => w.TasksInlined),
-                workers.Sum(w => w.LocalPops),
-                workers.Sum(w => w.GlobalDequeues),
-                workers.Sum(w => w.Steals),
-                workers.Sum(w => w.FailedSteals),
-                workers.Sum(w => w.Parks),
-                AvailableTasks);
-        }
-    }
+    public SchedulerStatistics Statistics => Queues.SumStatistics(WorkerStatistics);
 
     /// <summary>The program's queues.</summary>
     internal WorkQueueSet Queues { get; }
@@ -191,13 +152,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     /// <exception cref="ObjectDisposedException">The program was disposed and the caller is not one of its workers.</exception>
     protected override void QueueTask(Task task)
     {
-        if (Worker.Current is { } worker && ReferenceEquals(worker.Queues, Queues))
-        {
-            Queues.PushLocal(worker.Index, task);
-            return;
-        }
-
-        if (!Queues.TryEnqueueExternal(task))
+        if (!Queues.TryQueue(task))
         {
             throw new ObjectDisposedException(
                 ToString(), "The program was disposed and accepts no more tasks from outside its workers.");
@@ -206,17 +161,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
 
     /// <inheritdoc />
     /// <remarks>Runs the task only on a worker serving this program now; returns <see langword="false"/> elsewhere.</remarks>
-    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
-    {
-        if (Worker.Current is not { } worker || !ReferenceEquals(worker.Queues, Queues))
-        {
-            return false;
-        }
-
-        // A previously queued task stays in its queue; when a worker later takes it, TryExecuteTask returns false.
-        Queues.CountInlined(worker.Index);
-        return TryExecuteTask(task);
-    }
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) => Queues.TryExecuteInline(task);
 
     /// <inheritdoc />
     /// <remarks>Always <see langword="false"/>: a task cannot be taken out of the middle of a deque.</remarks>

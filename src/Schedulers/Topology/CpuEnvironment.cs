@@ -31,7 +31,7 @@ public sealed record CpuEnvironment(CpuTopology Topology, int ProcessorCount, do
     public static double? ReadCpuQuota(string cgroupRoot)
     {
         ArgumentNullException.ThrowIfNull(cgroupRoot);
-        if (ReadText(Path.Combine(cgroupRoot, "cpu.max")) is { } max)
+        if (SysfsText.Read(Path.Combine(cgroupRoot, "cpu.max")) is { } max)
         {
             string[] parts = max.Split(' ', StringSplitOptions.RemoveEmptyEntries);
             return parts.Length == 2 && TryParsePositive(parts[0], out double quota) && TryParsePositive(parts[1], out double period)
@@ -41,8 +41,8 @@ public sealed record CpuEnvironment(CpuTopology Topology, int ProcessorCount, do
 
         foreach (string dir in new[] { cgroupRoot, Path.Combine(cgroupRoot, "cpu"), Path.Combine(cgroupRoot, "cpu,cpuacct") })
         {
-            if (ReadText(Path.Combine(dir, "cpu.cfs_quota_us")) is { } quotaText &&
-                ReadText(Path.Combine(dir, "cpu.cfs_period_us")) is { } periodText)
+            if (SysfsText.Read(Path.Combine(dir, "cpu.cfs_quota_us")) is { } quotaText &&
+                SysfsText.Read(Path.Combine(dir, "cpu.cfs_period_us")) is { } periodText)
             {
                 return TryParsePositive(quotaText, out double quota) && TryParsePositive(periodText, out double period)
                     ? quota / period
@@ -55,20 +55,4 @@ public sealed record CpuEnvironment(CpuTopology Topology, int ProcessorCount, do
 
     private static bool TryParsePositive(string text, out double value) =>
         double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out value) && value > 0;
-
-    private static string? ReadText(string path)
-    {
-        try
-        {
-            return File.Exists(path) ? File.ReadAllText(path).Trim() : null;
-        }
-        catch (IOException)
-        {
-            return null;
-        }
-        catch (UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
 }

@@ -108,7 +108,7 @@ public static class CpuTopologyDetector
         foreach (string dir in Directory.EnumerateDirectories(nodeRoot, "node*"))
         {
             if (!int.TryParse(Path.GetFileName(dir)["node".Length..], NumberStyles.None, CultureInfo.InvariantCulture, out int node) ||
-                ReadText(Path.Combine(dir, "cpulist")) is not { } list)
+                SysfsText.Read(Path.Combine(dir, "cpulist")) is not { } list)
             {
                 continue;
             }
@@ -132,7 +132,7 @@ public static class CpuTopologyDetector
         foreach (string index in Directory.EnumerateDirectories(cacheDir, "index*").Order(StringComparer.Ordinal))
         {
             if (ReadInt(Path.Combine(index, "level")) == 3 &&
-                ReadText(Path.Combine(index, "shared_cpu_list")) is { } list &&
+                SysfsText.Read(Path.Combine(index, "shared_cpu_list")) is { } list &&
                 TryParseList(list) is { Count: > 0 } shared)
             {
                 return shared;
@@ -155,23 +155,7 @@ public static class CpuTopologyDetector
     }
 
     private static int? ReadInt(string path) =>
-        ReadText(path) is { } text && int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int value)
+        SysfsText.Read(path) is { } text && int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int value)
             ? value
             : null;
-
-    private static string? ReadText(string path)
-    {
-        try
-        {
-            return File.Exists(path) ? File.ReadAllText(path).Trim() : null;
-        }
-        catch (IOException)
-        {
-            return null;
-        }
-        catch (UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
 }

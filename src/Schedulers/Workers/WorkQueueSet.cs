@@ -15,7 +15,7 @@ namespace DivCon.Schedulers.Workers;
 /// <see cref="WorkerPool"/>, a worker moving between them with <see cref="DrainLocalToGlobal"/> then
 /// <see cref="Worker.MoveTo"/>. See README-wakeups.md for the sleep protocol.
 /// </remarks>
-internal sealed class WorkQueueSet
+internal sealed partial class WorkQueueSet
 {
     private readonly ConcurrentQueue<Task> _global = new();
     private readonly WorkStealingDeque<Task>[] _deques;
@@ -73,11 +73,6 @@ internal sealed class WorkQueueSet
 
     /// <summary>Announced sleepers not yet woken (diagnostics and tests).</summary>
     public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
-
-    /// <summary>The counters of one slot.</summary>
-    /// <param name="slot">Slot index.</param>
-    /// <returns>The live counters (read them with volatile reads).</returns>
-    public WorkerSlotCounters CountersOf(int slot) => _counters[slot];
 
     /// <summary>
     /// Tasks queued and not yet taken: the global queue's count plus, for the deques, pushes minus removals summed

@@ -147,16 +147,8 @@ public sealed class ScalabilityProfiler
         var timings = new List<CoreTiming>(counts.Length);
         foreach (int cores in counts)
         {
-            TaskScheduler scheduler = _createScheduler(cores);
-            try
-            {
-                TimeSpan mean = await TimeAsync(ct => runParallel(scheduler, ct), cancellationToken).ConfigureAwait(false);
-                timings.Add(new CoreTiming(cores, mean));
-            }
-            finally
-            {
-                (scheduler as IDisposable)?.Dispose();
-            }
+            TimeSpan mean = await TimeOnCoresAsync(cores, runParallel, cancellationToken).ConfigureAwait(false);
+            timings.Add(new CoreTiming(cores, mean));
         }
 
         TimeSpan sequential;
@@ -170,15 +162,7 @@ public sealed class ScalabilityProfiler
         }
         else
         {
-            TaskScheduler single = _createScheduler(1);
-            try
-            {
-                sequential = await TimeAsync(ct => runParallel(single, ct), cancellationToken).ConfigureAwait(false);
-            }
-            finally
-            {
-                (single as IDisposable)?.Dispose();
-            }
+            sequential = await TimeOnCoresAsync(1, runParallel, cancellationToken).ConfigureAwait(false);
         }
 
         return ScalabilityProfile.FromTimings(
@@ -188,6 +172,20 @@ public sealed class ScalabilityProfiler
             timings,
             $"{Environment.MachineName}: {Topology}, {(IsPinned ? "pinned" : "unpinned")}, {Environment.OSVersion}",
             DateTimeOffset.UtcNow);
+    }
+
+    private async Task<TimeSpan> TimeOnCoresAsync(
+        int cores, Func<TaskScheduler, CancellationToken, Task> runParallel, CancellationToken cancellationToken)
+    {
+        TaskScheduler scheduler = _createScheduler(cores);
+        try
+        {
+            return await TimeAsync(ct => runParallel(scheduler, ct), cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            (scheduler as IDisposable)?.Dispose();
+        }
     }
 
     private async Task<TimeSpan> TimeAsync(Func<CancellationToken, Task> run, CancellationToken cancellationToken)
