@@ -1,0 +1,137 @@
+using System.Diagnostics;
+
+namespace DivCon.Programs.Sorting;
+
+/// <summary>The sequential pieces the sorts are built from: pivot choice, partitions and the two-way merge.</summary>
+public static class SortKernels
+{
+    /// <summary>How many leading elements the quicksort pivot is the median of.</summary>
+    public const int PivotSampleSize = 100;
+
+    /// <summary>The median of the first min(<see cref="PivotSampleSize"/>, length) elements of <paramref name="items"/>.</summary>
+    /// <param name="items">At least one element.</param>
+    /// <returns>The median (the upper one for an even sample).</returns>
+    /// <exception cref="ArgumentException"><paramref name="items"/> is empty.</exception>
+    public static int MedianOfFirst(ReadOnlySpan<int> items)
+    {
+        if (items.IsEmpty)
+        {
+            throw new ArgumentException("A pivot needs at least one element.", nameof(items));
+        }
+
+        Span<int> sample = stackalloc int[Math.Min(PivotSampleSize, items.Length)];
+        items[..sample.Length].CopyTo(sample);
+        sample.Sort();
+        return sample[sample.Length / 2];
+    }
+
+    /// <summary>
+    /// Copies <paramref name="source"/> into <paramref name="destination"/> (same length) partitioned: the elements
+    /// less than <paramref name="pivot"/> first, the others after them. Branch-free: each element is written to both
+    /// fronts and only the right front advances.
+    /// </summary>
+    /// <param name="source">The elements (not written).</param>
+    /// <param name="destination">Where they go; same length.</param>
+    /// <param name="pivot">The pivot.</param>
+    /// <returns>The number of elements less than the pivot (the index of the first other element).</returns>
+    public static int PartitionCopy(ReadOnlySpan<int> source, Span<int> destination, int pivot)
+    {
+        Debug.Assert(source.Length == destination.Length, "A copying partition writes exactly its source's length.");
+        int low = 0, high = destination.Length;
+        foreach (int value in source)
+        {
+            // Slots low and high - 1 are both unfilled (low < high here); one of them keeps the value, the other is
+            // overwritten later. When they coincide the value lands in the last free slot.
+            int less = value < pivot ? 1 : 0;
+            destination[low] = value;
+            destination[high - 1] = value;
+            low += less;
+            high -= 1 - less;
+        }
+
+        Debug.Assert(low == high, "Every slot is filled exactly once.");
+        return low;
+    }
+
+    /// <summary>Partitions <paramref name="items"/> in place: elements less than <paramref name="bound"/> first (Hoare's two-pointer scan).</summary>
+    /// <param name="items">The elements.</param>
+    /// <param name="bound">Elements below it go left.</param>
+    /// <returns>The number of elements less than <paramref name="bound"/>.</returns>
+    public static int PartitionInPlace(Span<int> items, int bound)
+    {
+        int i = 0, j = items.Length - 1;
+        while (true)
+        {
+            while (i <= j && items[i] < bound)
+            {
+                i++;
+            }
+
+            while (i <= j && items[j] >= bound)
+            {
+                j--;
+            }
+
+            if (i >= j)
+            {
+                return i;
+            }
+
+            (items[i], items[j]) = (items[j], items[i]);
+            i++;
+            j--;
+        }
+    }
+
+    /// <summary>
+    /// Partitions, in place, elements all at least <paramref name="pivot"/> into those equal to it (first) and those
+    /// greater.
+    /// </summary>
+    /// <param name="items">Elements, none less than <paramref name="pivot"/>.</param>
+    /// <param name="pivot">The pivot.</param>
+    /// <returns>The number of elements equal to the pivot.</returns>
+    public static int PartitionEqual(Span<int> items, int pivot) =>
+        pivot == int.MaxValue ? items.Length : PartitionInPlace(items, pivot + 1);
+
+    /// <summary>Merges two sorted runs into <paramref name="destination"/> (length = sum of theirs), stable, left first on ties.</summary>
+    /// <param name="left">A sorted run.</param>
+    /// <param name="right">A sorted run.</param>
+    /// <param name="destination">Where the merged run goes; must not overlap either input.</param>
+    /// <exception cref="ArgumentException">The destination's length is wrong.</exception>
+    public static void Merge(ReadOnlySpan<int> left, ReadOnlySpan<int> right, Span<int> destination)
+    {
+        if (destination.Length != left.Length + right.Length)
+        {
+            throw new ArgumentException($"The destination holds {destination.Length} elements, the runs {left.Length + right.Length}.", nameof(destination));
+        }
+
+        int i = 0, j = 0, k = 0;
+        while (i < left.Length && j < right.Length)
+        {
+            int a = left[i], b = right[j];
+            bool takeRight = b < a;
+            destination[k++] = takeRight ? b : a;
+            j += takeRight ? 1 : 0;
+            i += takeRight ? 0 : 1;
+        }
+
+        left[i..].CopyTo(destination[k..]);
+        right[j..].CopyTo(destination[(k + left.Length - i)..]);
+    }
+
+    /// <summary>Whether <paramref name="items"/> is in non-decreasing order; the index of the first descent otherwise.</summary>
+    /// <param name="items">The elements.</param>
+    /// <returns>-1 when sorted, else the first i with items[i] &gt; items[i + 1].</returns>
+    public static int FindFirstDescent(ReadOnlySpan<int> items)
+    {
+        for (int i = 0; i + 1 < items.Length; i++)
+        {
+            if (items[i] > items[i + 1])
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+}
