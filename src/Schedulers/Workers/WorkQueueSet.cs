@@ -30,7 +30,14 @@ internal sealed class WorkQueueSet
     private int _externalInFlight;
     private int _closed;
 
+    // Tasks accepted by TryEnqueueExternal (the only shared counter, on the external path only).
+    private long _externalAccepted;
+    private int _drainedNotified;
+
     private WorkerPool? _pool;
+
+    // Whether pushes that find no sleeper of this set may wake a sleeper of another set to lend itself here.
+    private bool _wakeLenders;
 
     /// <summary>Creates the queues for <paramref name="victims"/>.Length slots.</summary>
     /// <param name="owner">The scheduler whose tasks these are.</param>
@@ -100,6 +107,7 @@ internal sealed class WorkQueueSet
         Debug.Assert(_pool is null, "A queue set is attached to one pool.");
         Debug.Assert(pool.WorkerCount == SlotCount, "One slot per pool worker.");
         _pool = pool;
+        _wakeLenders = pool.Director is not null;
     }
 
     /// <summary>
@@ -122,6 +130,8 @@ internal sealed class WorkQueueSet
             }
 
             _global.Enqueue(task);
+            // Interlocked: external producers are concurrent; counted before the in-flight decrement below.
+            Interlocked.Increment(ref _externalAccepted);
         }
         finally
         {
@@ -182,8 +192,66 @@ internal sealed class WorkQueueSet
     /// <param name="task">The task.</param>
     public void Execute(int slot, Task task)
     {
-        WorkerSlotCounters.Bump(ref _counters[slot].TasksExecuted);
+        WorkerSlotCounters counters = _counters[slot];
+        WorkerSlotCounters.Bump(ref counters.TasksExecuted);
         _execute(task);
+        WorkerSlotCounters.Bump(ref counters.TasksFinished);
+        // Volatile read, no fence on this hot path: a closer pairs its Close with a process-wide barrier before it
+        // reads the counters (CheckDrained), so either it sees our TasksFinished or we see the closed flag.
+        if (Volatile.Read(ref _closed) != 0)
+        {
+            NotifyIfDrained();
+        }
+    }
+
+    /// <summary>
+    /// Called once, on whichever thread first sees the set closed and drained (<see cref="IsDrained"/>): a worker
+    /// that finished the last task, or the closer in <see cref="CheckDrained"/>. Set before the set is closed.
+    /// </summary>
+    public Action? Drained { get; set; }
+
+    /// <summary>
+    /// Tasks accepted and not yet finished: external enqueues plus local pushes minus tasks whose execution returned.
+    /// Exactly 0 only when every accepted task has finished (the finished counts are read first, and a task's
+    /// push happens before its finish, so the difference never undercounts). Costs one pass over the slots.
+    /// </summary>
+    public long OutstandingTasks
+    {
+        get
+        {
+            // Acquire reads, finished first: every finish we count has its push (or external enqueue) counted below.
+            long finished = 0;
+            foreach (WorkerSlotCounters counters in _counters)
+            {
+                finished += Volatile.Read(ref counters.TasksFinished);
+            }
+
+            long accepted = Volatile.Read(ref _externalAccepted);
+            foreach (WorkerSlotCounters counters in _counters)
+            {
+                accepted += Volatile.Read(ref counters.Pushed);
+            }
+
+            return accepted - finished;
+        }
+    }
+
+    /// <summary>Whether the set is closed, no producer is in flight, and every accepted task has finished.</summary>
+    public bool IsDrained =>
+        // Acquire reads in this order: closed, in-flight, then the counters (see TryEnqueueExternal).
+        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight) == 0 && OutstandingTasks == 0;
+
+    /// <summary>
+    /// The closer's half of the drained handshake: after <see cref="Close"/>, a process-wide barrier, then the check.
+    /// Raises <see cref="Drained"/> (once overall) when the set is already drained.
+    /// </summary>
+    public void CheckDrained()
+    {
+        Debug.Assert(IsClosed, "Check for drained only after Close.");
+        // Process-wide barrier: a worker whose TasksFinished store is still buffered has it flushed before our
+        // reads, and a worker reading the closed flag after this point sees it (asymmetric Dekker with Execute).
+        Interlocked.MemoryBarrierProcessWide();
+        NotifyIfDrained();
     }
 
     /// <summary>Worker only: counts one task run inline by the worker in <paramref name="slot"/>.</summary>
@@ -260,6 +328,7 @@ internal sealed class WorkQueueSet
     {
         // Full fence: the announcement is visible before the sleeper rechecks the queues (store-load).
         Interlocked.Increment(ref _sleepers.Value);
+        _pool?.CountSleeper(+1);
         // Process-wide barrier: acts as a full fence on every CPU. A producer whose push was still in its store
         // buffer has it flushed before our recheck; a producer that reads the sleeper count after this point sees
         // our increment. Costs a system call, paid only on the way to sleep (after spinning found nothing).
@@ -272,6 +341,7 @@ internal sealed class WorkQueueSet
         // Interlocked: several wakers and sleepers update the count concurrently.
         long left = Interlocked.Decrement(ref _sleepers.Value);
         Debug.Assert(left >= 0, "More sleepers retracted than announced.");
+        _pool?.CountSleeper(-1);
     }
 
     /// <summary>A snapshot of queued tasks for debuggers: the global queue, then each deque.</summary>
@@ -294,6 +364,20 @@ internal sealed class WorkQueueSet
         if (Volatile.Read(ref _sleepers.Value) > 0)
         {
             _pool?.WakeOne(this);
+        }
+        else if (_wakeLenders && _pool!.Sleepers > 0)
+        {
+            // Best effort (work conservation, not correctness): a worker parked elsewhere comes to help.
+            _pool.WakeLender(this);
+        }
+    }
+
+    private void NotifyIfDrained()
+    {
+        // Interlocked: the worker finishing the last task and the closer may both see the set drained; one notifies.
+        if (IsDrained && Interlocked.Exchange(ref _drainedNotified, 1) == 0)
+        {
+            Drained?.Invoke();
         }
     }
 

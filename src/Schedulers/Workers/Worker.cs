@@ -7,7 +7,19 @@ namespace DivCon.Schedulers.Workers;
 /// using slot <see cref="Index"/> of that set: take a task (own deque, global queue, steal), run it, repeat; when
 /// nothing is found, spin a bounded number of rounds, then park until woken.
 /// </summary>
-/// <remarks>States and the wake-up protocol are described in README-wakeups.md beside this folder.</remarks>
+/// <remarks>
+/// <para>States and the wake-up protocol are described in README-wakeups.md beside this folder.</para>
+/// <para>
+/// <b>Home and moves.</b> Besides the set it serves, a worker has a <see cref="Home"/> set (the program that owns
+/// it). Anyone may change the home with <see cref="RequestMove"/>; the worker itself performs the move at its next
+/// task boundary (a running task never changes thread), and a parked worker is woken to do so.
+/// </para>
+/// <para>
+/// <b>Lending.</b> When the pool has a <see cref="IWorkerDirector"/> and the home set has no work after spinning,
+/// the worker asks the director for another set with work and serves it, lent, until that set runs dry or its home
+/// has work again (checked at every task boundary while lent). Parking always happens at home.
+/// </para>
+/// </remarks>
 internal sealed class Worker : IDisposable
 {
     /// <summary>Spin rounds (each one <see cref="SpinWait.SpinOnce(int)"/> plus a scan) before parking.</summary>
@@ -22,6 +34,10 @@ internal sealed class Worker : IDisposable
     private readonly WorkerPool _pool;
     private readonly SemaphoreSlim _wake = new(0, 1);
     private WorkQueueSet _queues;
+    private WorkQueueSet _home;
+
+    // Worker thread only: the home this worker had when it lent itself out; null when not lent.
+    private WorkQueueSet? _lentFrom;
     private int _state;
     private uint _random;
 
@@ -34,6 +50,7 @@ internal sealed class Worker : IDisposable
         _pool = pool;
         Index = index;
         _queues = queues;
+        _home = queues;
         _random = (uint)(index * 0x9E3779B9u) | 1u;
         Thread = new Thread(Run)
         {
@@ -57,6 +74,9 @@ internal sealed class Worker : IDisposable
     /// <summary>The queue set the worker serves now.</summary>
     public WorkQueueSet Queues => Volatile.Read(ref _queues); // Acquire: pairs with MoveTo's release.
 
+    /// <summary>The set that owns the worker (it serves it whenever it is not lent out or moving).</summary>
+    public WorkQueueSet Home => Volatile.Read(ref _home); // Acquire: pairs with RequestMove's interlocked store.
+
     /// <summary>Whether the worker has announced it is asleep (parked or about to park).</summary>
     public bool IsParked => Volatile.Read(ref _state) == Sleeping; // Volatile: read by wakers and tests.
 
@@ -77,6 +97,20 @@ internal sealed class Worker : IDisposable
         current.DrainLocalToGlobal(Index);
         // Release: readers of Queues (QueueTask on this thread, wakers) see the new set after the drain.
         Volatile.Write(ref _queues, next);
+    }
+
+    /// <summary>
+    /// Any thread: makes <paramref name="home"/> the worker's owner. The worker moves at its next task boundary
+    /// (finishing the task it runs, draining its deque to the old set); a parked worker is woken to move.
+    /// </summary>
+    /// <param name="home">The new home set.</param>
+    public void RequestMove(WorkQueueSet home)
+    {
+        ArgumentNullException.ThrowIfNull(home);
+        // Full fence: the new home is visible before we read the parked state in TryWake (Dekker pair with Park,
+        // which stores Sleeping, fences, then rereads Home): either Park sees the move or we see Sleeping.
+        Interlocked.Exchange(ref _home, home);
+        TryWake();
     }
 
     /// <summary>Claims a sleeping worker and releases it. Returns false if it was not asleep (or already claimed).</summary>
@@ -109,17 +143,41 @@ internal sealed class Worker : IDisposable
 
         while (true)
         {
-            WorkQueueSet queues = Queues;
-            Task? task = queues.TryTake(Index, ref _random) ?? Spin(queues);
+            // Only this thread writes _queues, so a plain read is current.
+            WorkQueueSet queues = _queues;
+            WorkQueueSet home = Home;
+            if (!ReferenceEquals(queues, home) && !StayLent(home))
+            {
+                // Moved by the rebalancer, or lent and the home has work again: go home.
+                MoveTo(home);
+                _lentFrom = null;
+                queues = home;
+            }
+
+            Task? task = queues.TryTake(Index, ref _random) ?? Spin(queues, home);
             if (task is not null)
             {
                 queues.Execute(Index, task);
                 continue;
             }
 
+            if (!ReferenceEquals(queues, home))
+            {
+                // Lent and the borrower ran dry (or a move arrived while spinning): the next iteration goes home.
+                _lentFrom = null;
+                continue;
+            }
+
+            if (_pool.Director?.FindWork(this) is { } other)
+            {
+                _lentFrom = home;
+                MoveTo(other);
+                continue;
+            }
+
             if (_pool.StopRequested)
             {
-                if (queues.IsQuiescent)
+                if (_pool.CanExit(queues))
                 {
                     return;
                 }
@@ -134,10 +192,13 @@ internal sealed class Worker : IDisposable
         }
     }
 
-    private Task? Spin(WorkQueueSet queues)
+    private bool StayLent(WorkQueueSet home) =>
+        ReferenceEquals(_lentFrom, home) && home.LooksEmpty();
+
+    private Task? Spin(WorkQueueSet queues, WorkQueueSet home)
     {
         var spinner = default(SpinWait);
-        for (int round = 0; round < SpinRounds && !_pool.StopRequested; round++)
+        for (int round = 0; round < SpinRounds && !_pool.StopRequested && ReferenceEquals(Home, home); round++)
         {
             spinner.SpinOnce(sleep1Threshold: -1);
             if (queues.TryTake(Index, ref _random) is { } task)
@@ -155,7 +216,7 @@ internal sealed class Worker : IDisposable
         // Interlocked increment, so a waker that sees the count also sees Sleeping.
         Volatile.Write(ref _state, Sleeping);
         queues.AnnounceSleeper();
-        if (!queues.LooksEmpty() || _pool.StopRequested || !ReferenceEquals(Queues, queues))
+        if (!queues.LooksEmpty() || _pool.StopRequested || !ReferenceEquals(Home, queues))
         {
             // CAS: cancel our own announcement unless a waker already claimed us.
             if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)

@@ -1,5 +1,6 @@
 using System.Collections.ObjectModel;
 using System.Diagnostics;
+using DivCon.Schedulers.Collections;
 
 namespace DivCon.Schedulers.Workers;
 
@@ -17,6 +18,7 @@ internal sealed class WorkerPool : IDisposable
     private readonly Action<Worker>? _startHook;
     private readonly Exception?[] _startFailures;
     private readonly CountdownEvent _started;
+    private CacheLinePaddedInt64 _sleepers;
     private int _stopRequested;
     private int _wakeCursor;
 
@@ -25,8 +27,11 @@ internal sealed class WorkerPool : IDisposable
     /// <param name="initial">The set every worker serves first; it is attached to this pool.</param>
     /// <param name="startHook">Runs first on each worker's own thread (for example pinning); an exception stops
     /// that worker and is reported by <see cref="Start"/>.</param>
-    public WorkerPool(int workerCount, WorkQueueSet initial, Action<Worker>? startHook = null)
+    /// <param name="director">Where idle workers look for other work (lending) and when they may exit; null for a
+    /// single-set pool.</param>
+    public WorkerPool(int workerCount, WorkQueueSet initial, Action<Worker>? startHook = null, IWorkerDirector? director = null)
     {
+        Director = director;
         ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
         ArgumentNullException.ThrowIfNull(initial);
         _startHook = startHook;
@@ -44,6 +49,12 @@ internal sealed class WorkerPool : IDisposable
 
     /// <summary>The workers, by index.</summary>
     public IReadOnlyList<Worker> Workers { get; }
+
+    /// <summary>Where idle workers look for other sets' work; null for a single-set pool.</summary>
+    public IWorkerDirector? Director { get; }
+
+    /// <summary>Announced sleepers over all sets (read on the lending wake-up path).</summary>
+    public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
 
     /// <summary>The number of workers.</summary>
     public int WorkerCount => _workers.Length;
@@ -114,6 +125,37 @@ internal sealed class WorkerPool : IDisposable
             }
         }
     }
+
+    /// <summary>Counts a sleeper announcing (+1) or withdrawn (-1), for <see cref="Sleepers"/>.</summary>
+    /// <param name="delta">+1 or -1.</param>
+    public void CountSleeper(int delta) =>
+        // Interlocked: sleepers of every set update the count concurrently.
+        Interlocked.Add(ref _sleepers.Value, delta);
+
+    /// <summary>
+    /// Lending wake-up (best effort): wakes one sleeping worker that does not serve <paramref name="queues"/>, so
+    /// that it looks for work elsewhere. Used when <paramref name="queues"/> has new work and no sleeper of its own.
+    /// </summary>
+    /// <param name="queues">The set that has new work.</param>
+    public void WakeLender(WorkQueueSet queues)
+    {
+        // A racy cursor is fine: it only spreads wake-ups, correctness comes from the CAS in TryWake.
+        int start = (int)((uint)_wakeCursor++ % (uint)_workers.Length);
+        for (int i = 0; i < _workers.Length; i++)
+        {
+            int index = start + i;
+            Worker worker = _workers[index < _workers.Length ? index : index - _workers.Length];
+            if (worker.IsParked && !ReferenceEquals(worker.Queues, queues) && worker.TryWake())
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Whether a stopping worker serving <paramref name="queues"/> may exit.</summary>
+    /// <param name="queues">The set the worker serves.</param>
+    /// <returns>Whether nothing accepted is left to start (in every set, when there is a director).</returns>
+    public bool CanExit(WorkQueueSet queues) => Director?.AllQuiescent() ?? queues.IsQuiescent;
 
     /// <summary>Asks every worker to exit once the set it serves is quiescent, and wakes them all.</summary>
     public void RequestStop()

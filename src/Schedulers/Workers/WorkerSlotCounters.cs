@@ -38,6 +38,9 @@ internal sealed class WorkerSlotCounters
     /// <summary>Tasks this worker pushed onto its own deque.</summary>
     public long Pushed;
 
+    /// <summary>Tasks taken from a queue whose execution has returned (bumped after <see cref="TasksExecuted"/>).</summary>
+    public long TasksFinished;
+
     /// <summary>Tasks this worker removed from a deque of the set: local pops, steals and drains.</summary>
     public long DequeTaken;
 

@@ -1,0 +1,47 @@
+using DivCon.Schedulers.Multiprogram.Policies;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>
+/// The policy a <see cref="MultiprogramScheduler"/> hands its decider: the user's policy, unless an explicit
+/// allocation was set with <see cref="MultiprogramScheduler.SetAllocation"/>, which then stands until it is cleared
+/// or the set of programs changes. Not thread-safe: used under the scheduler's decision lock.
+/// </summary>
+internal sealed class AllocationOverridePolicy : IAllocationPolicy
+{
+    /// <summary>The <see cref="Name"/> while an override stands.</summary>
+    public const string OverrideName = "override";
+
+    private Dictionary<ProgramId, int>? _override;
+
+    public AllocationOverridePolicy(IAllocationPolicy inner) => Inner = inner;
+
+    /// <summary>The user's policy.</summary>
+    public IAllocationPolicy Inner { get; }
+
+    /// <summary>Whether an explicit allocation stands.</summary>
+    public bool HasOverride => _override is not null;
+
+    /// <inheritdoc />
+    public string Name => _override is null ? Inner.Name : OverrideName;
+
+    /// <summary>Sets (or, with null, clears) the explicit allocation.</summary>
+    /// <param name="cores">Cores per program.</param>
+    public void Set(Dictionary<ProgramId, int>? cores) => _override = cores;
+
+    /// <inheritdoc />
+    public AllocationDecision Allocate(AllocationSnapshot snapshot)
+    {
+        if (_override is null)
+        {
+            return Inner.Allocate(snapshot);
+        }
+
+        int[] cores = [.. snapshot.Programs.Select(p => _override.GetValueOrDefault(p.Id))];
+        return new AllocationDecision(OverrideName, snapshot, cores, usedFastPath: false, "allocation set explicitly");
+    }
+
+    /// <inheritdoc />
+    public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous) =>
+        _override is null && previous.Policy != OverrideName && Inner.IsStillValid(current, previous);
+}

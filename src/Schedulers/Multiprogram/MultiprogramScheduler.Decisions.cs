@@ -1,0 +1,252 @@
+using System.Collections.ObjectModel;
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Workers;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>The decision half: snapshots, the decider, applying moves, history and events.</summary>
+public sealed partial class MultiprogramScheduler
+{
+    /// <summary>The last non-skipped decisions, oldest first (at most the options' HistoryCapacity).</summary>
+    public IReadOnlyList<RebalanceEvent> History
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return new ReadOnlyCollection<RebalanceEvent>([.. _history]);
+            }
+        }
+    }
+
+    /// <summary>Interval decisions skipped because the policy's last decision still stood (counted, not stored).</summary>
+    public long SkippedDecisions => Interlocked.Read(ref _skippedDecisions); // Atomic 64-bit read on every platform.
+
+    /// <summary>Every decision made, skipped ones included.</summary>
+    public long DecisionCount => Interlocked.Read(ref _decisions); // Atomic 64-bit read on every platform.
+
+    /// <summary>Workers owned by each live program, in registration order (sums to <see cref="WorkerCount"/> when any).</summary>
+    public IReadOnlyList<ProgramAllocation> CurrentAllocation
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return new ReadOnlyCollection<ProgramAllocation>(
+                    [.. _programs.Select(p => new ProgramAllocation(p.ProgramId, p.CurrentCores))]);
+            }
+        }
+    }
+
+    /// <summary>Runs the policy now and applies the result (never skipped for <see cref="RebalanceReason.Manual"/>).</summary>
+    /// <param name="reason">Why (default <see cref="RebalanceReason.Manual"/>); an <see cref="RebalanceReason.Interval"/> request may be skipped.</param>
+    /// <returns>The decision.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="reason"/> is undefined.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public RebalanceEvent Rebalance(RebalanceReason reason = RebalanceReason.Manual)
+    {
+        if (!Enum.IsDefined(reason))
+        {
+            throw new ArgumentOutOfRangeException(nameof(reason), reason, "Unknown rebalance reason.");
+        }
+
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(IsDisposed, this);
+            return DecideAndApply(reason);
+        }
+    }
+
+    /// <summary>
+    /// Overrides the policy with an explicit allocation and applies it at once (a <see cref="RebalanceReason.Manual"/>
+    /// decision). It stands (interval decisions keep it) until <see cref="ClearAllocationOverride"/> or until a
+    /// program arrives or leaves. Programs not listed get no worker.
+    /// </summary>
+    /// <param name="cores">Workers per live program; each at least 0, summing to <see cref="WorkerCount"/>.</param>
+    /// <returns>The decision.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="cores"/> is null.</exception>
+    /// <exception cref="ArgumentException">A program is not live here, is listed twice, has a negative count, or the sum is wrong.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public RebalanceEvent SetAllocation(IEnumerable<KeyValuePair<ProgramTaskScheduler, int>> cores)
+    {
+        ArgumentNullException.ThrowIfNull(cores);
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(IsDisposed, this);
+            var counts = new Dictionary<ProgramId, int>();
+            long sum = 0;
+            foreach (var (program, count) in cores)
+            {
+                if (program is null || !_programs.Contains(program))
+                {
+                    throw new ArgumentException($"Program {program} is not a live program of this scheduler.", nameof(cores));
+                }
+
+                if (count < 0)
+                {
+                    throw new ArgumentException($"Count {count} for {program} is negative.", nameof(cores));
+                }
+
+                if (!counts.TryAdd(program.ProgramId, count))
+                {
+                    throw new ArgumentException($"Program {program} is listed twice.", nameof(cores));
+                }
+
+                sum += count;
+            }
+
+            if (sum != WorkerCount)
+            {
+                throw new ArgumentException($"Counts sum to {sum}, not to the {WorkerCount} workers.", nameof(cores));
+            }
+
+            _policy.Set(counts);
+            return DecideAndApply(RebalanceReason.Manual);
+        }
+    }
+
+    /// <summary>Drops an explicit allocation and lets the policy decide again (a manual decision).</summary>
+    /// <returns>The decision.</returns>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public RebalanceEvent ClearAllocationOverride()
+    {
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(IsDisposed, this);
+            _policy.Set(null);
+            return DecideAndApply(RebalanceReason.Manual);
+        }
+    }
+
+    /// <summary>Rebalancer thread: the periodic decision, plus a sweep that wakes parked workers to lend themselves.</summary>
+    internal void OnInterval()
+    {
+        lock (_gate)
+        {
+            if (_programs.Length > 0)
+            {
+                DecideAndApply(RebalanceReason.Interval);
+            }
+        }
+
+        // Lending wake-ups on pushes are best effort; this sweep bounds how long a parked worker can miss work.
+        if (_pool.Director is not null && _pool.Sleepers > 0)
+        {
+            foreach (ProgramTaskScheduler program in Volatile.Read(ref _programs)) // Acquire: a fully built array.
+            {
+                if (program.Queues.Sleepers == 0 && !program.Queues.LooksEmpty())
+                {
+                    _pool.WakeLender(program.Queues);
+                }
+            }
+        }
+    }
+
+    /// <summary>Rebalancer thread (or a late caller): a drained program leaves and its workers are redistributed.</summary>
+    /// <param name="program">The program.</param>
+    internal void Depart(ProgramTaskScheduler program)
+    {
+        lock (_gate)
+        {
+            if (!_programs.Contains(program))
+            {
+                program.CompleteDeparture();
+                return;
+            }
+
+            Debug.Assert(program.Queues.IsDrained, "A program leaves only when every accepted task has finished.");
+            ProgramTaskScheduler[] programs = [.. _programs.Where(p => p != program)];
+            Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
+            _director.Sets = [.. programs.Select(p => p.Queues)];
+            _policy.Set(null); // An explicit allocation naming the leaver no longer sums up.
+            DecideAndApply(RebalanceReason.Departure);
+            program.SetCurrentCores(0);
+        }
+
+        program.CompleteDeparture();
+    }
+
+    private RebalanceEvent DecideAndApply(RebalanceReason reason)
+    {
+        Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
+        var states = new ProgramState[_programs.Length];
+        for (int i = 0; i < states.Length; i++)
+        {
+            ProgramTaskScheduler p = _programs[i];
+            states[i] = new ProgramState(
+                p.ProgramId, p.Speedup, (int)Math.Min(p.AvailableTasks, int.MaxValue), p.CurrentCores, p.Scalability);
+        }
+
+        RebalanceEvent decision = _decider.Decide(new AllocationSnapshot(WorkerCount, states), reason, TimeProvider.GetTimestamp());
+        Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
+        if (decision.Skipped)
+        {
+            Interlocked.Increment(ref _skippedDecisions); // Interlocked: read lock-free by SkippedDecisions.
+        }
+        else
+        {
+            Apply(decision);
+            if (_historyCapacity > 0)
+            {
+                if (_history.Count == _historyCapacity)
+                {
+                    _history.Dequeue();
+                }
+
+                _history.Enqueue(decision);
+            }
+        }
+
+        Raise(decision);
+        return decision;
+    }
+
+    private void Apply(RebalanceEvent decision)
+    {
+        // Make every worker's home match the placement (equivalent to applying decision.Moves, and robust to them).
+        var setOf = _programs.ToDictionary(p => p.ProgramId, p => p.Queues);
+        int moved = 0;
+        for (int i = 0; i < WorkerCount; i++)
+        {
+            ProgramId? owner = decision.Placement.OwnerOf(_cpuOfWorker[i]);
+            WorkQueueSet home = owner is { } id && setOf.TryGetValue(id, out WorkQueueSet? set) ? set : _idle;
+            Worker worker = _pool.Workers[i];
+            if (!ReferenceEquals(worker.Home, home))
+            {
+                worker.RequestMove(home);
+                moved++;
+            }
+        }
+
+        Debug.Assert(moved == decision.Moves.Count, "The placement's moves are exactly the workers whose home changed.");
+        foreach (ProgramAllocation allocation in decision.After)
+        {
+            _programs.First(p => p.ProgramId == allocation.Id).SetCurrentCores(allocation.Cores);
+        }
+    }
+
+    private void Raise(RebalanceEvent decision)
+    {
+        EventHandler<RebalanceEvent>? handlers = Rebalanced;
+        if (handlers is null)
+        {
+            return;
+        }
+
+        foreach (EventHandler<RebalanceEvent> handler in handlers.GetInvocationList().Cast<EventHandler<RebalanceEvent>>())
+        {
+            try
+            {
+                handler(this, decision);
+            }
+#pragma warning disable CA1031 // A subscriber's failure must not break the rebalancer or the caller's decision.
+            catch (Exception ex)
+#pragma warning restore CA1031
+            {
+                Trace.TraceWarning($"MultiprogramScheduler: a Rebalanced handler threw {ex.GetType().Name}: {ex.Message}");
+            }
+        }
+    }
+}

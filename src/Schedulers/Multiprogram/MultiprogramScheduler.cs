@@ -1,0 +1,400 @@
+using System.Collections.ObjectModel;
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Platform;
+using DivCon.Schedulers.Topology;
+using DivCon.Schedulers.Workers;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>
+/// One pool of workers (one per CPU, pinned by default) shared by several concurrently running programs. Each
+/// program registers and gets its own <see cref="ProgramTaskScheduler"/>; a rebalancer decides how many workers
+/// each program owns and moves workers between programs in user space.
+/// </summary>
+/// <remarks>
+/// <para>
+/// <b>Idea.</b> Instead of every program having its own threads and the operating system time-slicing them, the
+/// process has exactly one worker per core, and a worker serves exactly one program at a time. The
+/// <see cref="IAllocationPolicy"/> (default <see cref="TaskAvailabilityPolicy"/>) decides the split; the mechanism
+/// here applies it.
+/// </para>
+/// <para>
+/// <b>Moves.</b> A decision changes some workers' owner (a volatile field); each such worker finishes the task it is
+/// running (a started task never changes thread), pushes the tasks left in its deque back to the old program's
+/// global queue, switches to the new program's queues and takes work there, at its next task boundary. A parked
+/// worker is woken to move. No thread is created and no system call is made on the way (the worker stays pinned to
+/// its CPU).
+/// </para>
+/// <para>
+/// <b>Lending (work conservation).</b> With <see cref="MultiprogramSchedulerOptions.EnableLending"/> (default), a
+/// worker whose owner has no queued task anywhere, after spinning, serves another program that has queued tasks,
+/// and goes home as soon as its owner has work again (checked at every task boundary) or the borrower runs dry.
+/// Allocations and events count ownership, never lending.
+/// </para>
+/// <para>
+/// <b>Rebalancing.</b> On every arrival and departure, on request (<see cref="Rebalance"/>,
+/// <see cref="SetAllocation"/>), and every <see cref="MultiprogramSchedulerOptions.RebalanceInterval"/> on a
+/// dedicated thread (skipped cheaply when the policy says its last decision stands). Every decision is a
+/// <see cref="RebalanceEvent"/>: raised by <see cref="Rebalanced"/>, kept in <see cref="History"/>.
+/// </para>
+/// <example>
+/// <code>
+/// using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions());
+/// using var sort = scheduler.Register("mergesort", speedup: 5.1);
+/// using var fft = scheduler.Register("fft", speedup: 3.2);
+/// var a = Task.Factory.StartNew(SortAll, CancellationToken.None, TaskCreationOptions.None, sort);
+/// var b = Task.Factory.StartNew(TransformAll, CancellationToken.None, TaskCreationOptions.None, fft);
+/// await Task.WhenAll(a, b);
+/// </code>
+/// </example>
+/// <para>
+/// <b>Warnings.</b> A task that blocks holds its worker (there is no thread injection). Always dispose: the workers
+/// are dedicated threads. <see cref="Rebalanced"/> handlers run on the deciding thread under the decision lock:
+/// keep them short and never wait in them for another thread that calls into this scheduler.
+/// </para>
+/// </remarks>
+public sealed partial class MultiprogramScheduler : IDisposable
+{
+    /// <summary>How long <see cref="Dispose"/> and <see cref="ProgramTaskScheduler.Dispose"/> wait.</summary>
+    public static readonly TimeSpan DefaultShutdownTimeout = TimeSpan.FromSeconds(30);
+
+    private readonly object _gate = new();
+    private readonly WorkerPool _pool;
+    private readonly WorkerDirector _director;
+    private readonly WorkQueueSet _idle;
+    private readonly int[] _cpuOfWorker;
+    private readonly Dictionary<int, int> _workerOfCpu;
+    private readonly int[][][] _victims;
+    private readonly RebalanceDecider _decider;
+    private readonly AllocationOverridePolicy _policy;
+    private readonly Rebalancer _rebalancer;
+    private readonly Queue<RebalanceEvent> _history = new();
+    private readonly int _historyCapacity;
+    private ProgramTaskScheduler[] _programs = [];
+    private int _nextProgramId;
+    private long _skippedDecisions;
+    private long _decisions;
+    private int _disposeState;
+    private bool _workersExited;
+
+    /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
+    /// <param name="options">CPUs, pinning, policy, interval; null = all allowed CPUs, pinned, defaults.</param>
+    /// <exception cref="ArgumentException">The options do not fit (unknown or repeated CPU ids, counts that disagree).</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A count or the interval is out of range.</exception>
+    /// <exception cref="PlatformNotSupportedException">Pinning was asked for and is not supported here.</exception>
+    /// <exception cref="ThreadAffinityException">The operating system refused to pin a worker.</exception>
+    public MultiprogramScheduler(MultiprogramSchedulerOptions? options = null)
+    {
+        options ??= new MultiprogramSchedulerOptions();
+        if (options.RebalanceInterval < TimeSpan.Zero && options.RebalanceInterval != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.RebalanceInterval, "RebalanceInterval must be positive, zero or infinite.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(options.HistoryCapacity, 0, nameof(options));
+        IReadOnlyList<LogicalCpu> slots = ResolveSlots(options);
+        IsPinned = options.Pin;
+        Topology = new CpuTopology(slots);
+        _cpuOfWorker = [.. slots.Select(c => c.Id)];
+        _workerOfCpu = [];
+        for (int i = 0; i < _cpuOfWorker.Length; i++)
+        {
+            _workerOfCpu[_cpuOfWorker[i]] = i;
+        }
+
+        _victims = IsPinned ? VictimOrder.ByTopology(slots) : VictimOrder.Flat(slots.Count);
+        TimeProvider = options.TimeProvider ?? TimeProvider.System;
+        RebalanceInterval = options.RebalanceInterval;
+        _historyCapacity = options.HistoryCapacity;
+        _policy = new AllocationOverridePolicy(options.Policy ?? new TaskAvailabilityPolicy());
+        _decider = new RebalanceDecider(_policy, Topology);
+        _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
+        _idle.Close();
+        _director = new WorkerDirector(options.EnableLending, _idle);
+        int[] pins = _cpuOfWorker;
+        _pool = new WorkerPool(
+            slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Index]) : null, _director);
+        _director.Attach(_pool);
+        _rebalancer = new Rebalancer(this, RebalanceInterval);
+
+        IReadOnlyList<Exception> failures;
+        try
+        {
+            failures = _pool.Start(DefaultShutdownTimeout);
+        }
+        catch (TimeoutException)
+        {
+            StopWorkers(TimeSpan.Zero);
+            throw;
+        }
+
+        if (failures.Count > 0)
+        {
+            StopWorkers(DefaultShutdownTimeout);
+            throw failures.Count == 1
+                ? failures[0]
+                : new AggregateException($"{failures.Count} workers failed to start.", failures);
+        }
+
+        _rebalancer.Start();
+    }
+
+    /// <summary>Raised for every decision (skipped interval checks included, with <see cref="RebalanceEvent.Skipped"/>).</summary>
+    /// <remarks>Runs on the deciding thread under the decision lock; handler exceptions are traced and swallowed.</remarks>
+    public event EventHandler<RebalanceEvent>? Rebalanced;
+
+    /// <summary>The number of workers (fixed).</summary>
+    public int WorkerCount => _cpuOfWorker.Length;
+
+    /// <summary>Whether each worker is pinned to its CPU.</summary>
+    public bool IsPinned { get; }
+
+    /// <summary>The CPUs (pinned) or slots (unpinned) programs are placed on, one per worker.</summary>
+    public CpuTopology Topology { get; }
+
+    /// <summary>The allocation policy (as given in the options).</summary>
+    public IAllocationPolicy Policy => _policy.Inner;
+
+    /// <summary>The interval of the periodic rebalance (zero or infinite: none).</summary>
+    public TimeSpan RebalanceInterval { get; }
+
+    /// <summary>The clock of <see cref="RebalanceEvent.Timestamp"/> (use its <c>GetElapsedTime</c>).</summary>
+    public TimeProvider TimeProvider { get; }
+
+    /// <summary>The registered programs that have not left yet, in registration order.</summary>
+    public IReadOnlyList<ProgramTaskScheduler> Programs =>
+        new ReadOnlyCollection<ProgramTaskScheduler>(Volatile.Read(ref _programs)); // Acquire: a fully built array.
+
+    /// <summary>Whether <see cref="Dispose"/> (or <see cref="Shutdown"/>) was called.</summary>
+    public bool IsDisposed => Volatile.Read(ref _disposeState) != 0; // Volatile: set by whichever thread disposes.
+
+    /// <summary>After disposal: whether the workers did not all exit in time.</summary>
+    public bool ShutdownTimedOut => IsDisposed && !Volatile.Read(ref _workersExited); // Volatile: set by the disposer.
+
+    /// <summary>Registers a program whose whole-machine speedup is <paramref name="speedup"/> (1 = unknown: equal weight).</summary>
+    /// <param name="name">A name for reports (need not be unique).</param>
+    /// <param name="speedup">Speedup on the whole machine; positive and finite.</param>
+    /// <returns>The program's task scheduler; dispose it when the program is done.</returns>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="speedup"/> is not positive and finite.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public ProgramTaskScheduler Register(string name, double speedup = 1.0)
+    {
+        if (!double.IsFinite(speedup) || speedup <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(speedup), speedup, "Speedup must be a positive finite number.");
+        }
+
+        return RegisterCore(name, speedup, null);
+    }
+
+    /// <summary>Registers a program with a measured speedup table (policies that search core counts use it).</summary>
+    /// <param name="name">A name for reports.</param>
+    /// <param name="scalability">Speedup by core count; the whole-machine speedup is read at <see cref="WorkerCount"/>.</param>
+    /// <returns>The program's task scheduler.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="scalability"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public ProgramTaskScheduler Register(string name, ScalabilityTable scalability)
+    {
+        ArgumentNullException.ThrowIfNull(scalability);
+        double speedup = scalability.SpeedupAt(WorkerCount);
+        return RegisterCore(name, double.IsFinite(speedup) && speedup > 0 ? speedup : 1.0, scalability);
+    }
+
+    /// <summary>Registers a program with a stored scalability profile.</summary>
+    /// <param name="name">A name for reports.</param>
+    /// <param name="profile">The profile; its speedup table is used.</param>
+    /// <returns>The program's task scheduler.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="profile"/> is null.</exception>
+    /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
+    public ProgramTaskScheduler Register(string name, ScalabilityProfile profile)
+    {
+        ArgumentNullException.ThrowIfNull(profile);
+        return Register(name, profile.Speedups);
+    }
+
+    /// <summary>Where every worker stands, taken under the decision lock (owners match the allocations).</summary>
+    /// <returns>One entry per worker, by index.</returns>
+    public IReadOnlyList<WorkerAssignment> GetWorkerAssignments()
+    {
+        lock (_gate)
+        {
+            var result = new WorkerAssignment[WorkerCount];
+            for (int i = 0; i < result.Length; i++)
+            {
+                Worker worker = _pool.Workers[i];
+                result[i] = new WorkerAssignment(i, _cpuOfWorker[i], ProgramOf(worker.Home), ProgramOf(worker.Queues));
+            }
+
+            return new ReadOnlyCollection<WorkerAssignment>(result);
+        }
+    }
+
+    /// <summary>
+    /// Stops accepting tasks in every program, lets every accepted task finish, then stops the rebalancer and the
+    /// workers, waiting up to <see cref="DefaultShutdownTimeout"/>. Never throws; a second call does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        if (!IsDisposed && !Shutdown(DefaultShutdownTimeout) && !IsCurrentThreadWorker())
+        {
+            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
+        }
+    }
+
+    /// <summary>Like <see cref="Dispose"/> with an explicit total timeout. Only the first call does anything.</summary>
+    /// <param name="timeout">How long to wait for the programs to drain and the workers to exit.</param>
+    /// <returns>Whether everything finished in time (<see langword="false"/> from a worker thread: it does not wait).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative.</exception>
+    public bool Shutdown(TimeSpan timeout)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(timeout, TimeSpan.Zero);
+        // Interlocked: exactly one caller shuts down.
+        if (Interlocked.Exchange(ref _disposeState, 1) != 0)
+        {
+            return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
+        }
+
+        var clock = Stopwatch.StartNew();
+        ProgramTaskScheduler[] programs = Volatile.Read(ref _programs); // Acquire: a fully built array.
+        bool onWorker = IsCurrentThreadWorker();
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            program.Shutdown(TimeSpan.Zero);
+        }
+
+        bool drained = true;
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            TimeSpan left = timeout - clock.Elapsed;
+            drained &= !onWorker && program.Completion.Wait(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        }
+
+        TimeSpan rest = timeout - clock.Elapsed;
+        _rebalancer.Stop(rest > TimeSpan.Zero ? rest : TimeSpan.Zero);
+        rest = timeout - clock.Elapsed;
+        bool exited = StopWorkers(rest > TimeSpan.Zero ? rest : TimeSpan.Zero) && drained;
+        Volatile.Write(ref _workersExited, exited); // Volatile: ShutdownTimedOut readers on other threads.
+        return exited;
+    }
+
+    /// <inheritdoc />
+    public override string ToString() =>
+        $"{WorkerCount} workers ({(IsPinned ? "pinned" : "unpinned")}), {Volatile.Read(ref _programs).Length} programs, policy {Policy.Name}";
+
+    /// <summary>The CPU (or slot) of a worker.</summary>
+    /// <param name="workerIndex">The worker.</param>
+    /// <returns>Its CPU id.</returns>
+    internal int CpuOfWorker(int workerIndex) => _cpuOfWorker[workerIndex];
+
+    /// <summary>Whether <paramref name="pool"/> is this scheduler's pool.</summary>
+    /// <param name="pool">A pool.</param>
+    /// <returns><see langword="true"/> when it is.</returns>
+    internal bool OwnsPool(WorkerPool pool) => ReferenceEquals(pool, _pool);
+
+    /// <summary>The pool (tests).</summary>
+    internal WorkerPool Pool => _pool;
+
+    /// <summary>Workers serving <paramref name="queues"/> now (racy).</summary>
+    /// <param name="queues">A program's queues.</param>
+    /// <returns>The count.</returns>
+    internal int CountServing(WorkQueueSet queues)
+    {
+        int count = 0;
+        foreach (Worker worker in _pool.Workers)
+        {
+            count += ReferenceEquals(worker.Queues, queues) ? 1 : 0;
+        }
+
+        return count;
+    }
+
+    /// <summary>Any thread: a closed program's last task finished; its departure is performed on the rebalancer thread.</summary>
+    /// <param name="program">The program.</param>
+    internal void OnProgramDrained(ProgramTaskScheduler program) => _rebalancer.RequestDeparture(program);
+
+    private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options)
+    {
+        if (options.WorkerCount is { } requested)
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(requested, 1, nameof(options));
+        }
+
+        if (!options.Pin)
+        {
+            if (options.CpuIds is not null)
+            {
+                throw new ArgumentException("CpuIds applies only to pinned workers (Pin = true).", nameof(options));
+            }
+
+            int count = options.WorkerCount ?? options.Topology?.Count ?? Environment.ProcessorCount;
+            CpuTopology layout = options.Topology ?? CpuTopology.Uniform(1, count);
+            if (layout.Count != count)
+            {
+                throw new ArgumentException(
+                    $"WorkerCount {count} differs from the topology's {layout.Count} CPUs.", nameof(options));
+            }
+
+            return layout.Cpus;
+        }
+
+        if (!ThreadAffinity.IsSupported)
+        {
+            throw new PlatformNotSupportedException("Pinning threads is not supported on this operating system; use Pin = false.");
+        }
+
+        CpuTopology topology = options.Topology ?? CpuTopologyDetector.Detect();
+        IReadOnlyList<int> ids = options.CpuIds is { } given
+            ? CpuAllocation.Validate(topology, given)
+            : CpuAllocation.Contiguous(topology, options.WorkerCount ?? topology.Count);
+        if (options.WorkerCount is { } workers && workers != ids.Count)
+        {
+            throw new ArgumentException($"WorkerCount {workers} differs from the {ids.Count} CPU ids given.", nameof(options));
+        }
+
+        return [.. ids.Select(id => topology[id])];
+    }
+
+    private ProgramTaskScheduler RegisterCore(string name, double speedup, ScalabilityTable? table)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(IsDisposed, this);
+            var program = new ProgramTaskScheduler(this, new ProgramId(_nextProgramId++), name, speedup, table, _victims);
+            program.Queues.AttachPool(_pool);
+            ProgramTaskScheduler[] programs = [.. _programs, program];
+            Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
+            _director.Sets = [.. programs.Select(p => p.Queues)];
+            _policy.Set(null); // An explicit allocation does not name the newcomer: the policy decides again.
+            DecideAndApply(RebalanceReason.Arrival);
+            return program;
+        }
+    }
+
+    private bool StopWorkers(TimeSpan timeout)
+    {
+        _pool.RequestStop();
+        if (IsCurrentThreadWorker())
+        {
+            return false;
+        }
+
+        bool exited = _pool.Join(timeout);
+        if (exited)
+        {
+            _pool.Dispose();
+            _rebalancer.Dispose();
+        }
+
+        return exited;
+    }
+
+    private bool IsCurrentThreadWorker() => Worker.Current is { } worker && ReferenceEquals(worker.Pool, _pool);
+
+    private static ProgramId? ProgramOf(WorkQueueSet set) =>
+        set.Owner is ProgramTaskScheduler program ? program.ProgramId : null;
+}

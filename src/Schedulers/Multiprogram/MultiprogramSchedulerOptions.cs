@@ -1,0 +1,57 @@
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Topology;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>How a <see cref="MultiprogramScheduler"/> is built: which CPUs, pinning, policy and rebalancing.</summary>
+/// <remarks>
+/// <para>
+/// <b>Pinned</b> (<see cref="Pin"/> = <see langword="true"/>, the default): one worker pinned to each CPU of
+/// <see cref="CpuIds"/>; without ids, the first <see cref="WorkerCount"/> CPUs of <see cref="Topology"/> in contiguous
+/// order, or all of them. The topology defaults to the detected one (the process's allowed CPUs).
+/// </para>
+/// <para>
+/// <b>Unpinned</b> (<see cref="Pin"/> = <see langword="false"/>): <see cref="WorkerCount"/> workers (default: the
+/// topology's CPU count, or <see cref="Environment.ProcessorCount"/>) left to the operating system. The rebalancer
+/// still places programs on a topology: <see cref="Topology"/> when given (its CPU count must equal the worker
+/// count), else a flat one with slot ids 0 to n - 1. This is how tests run more workers than the box has cores.
+/// </para>
+/// </remarks>
+public sealed record MultiprogramSchedulerOptions
+{
+    /// <summary>The default interval of the periodic rebalance (the thesis's 100 ms).</summary>
+    public static readonly TimeSpan DefaultRebalanceInterval = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>The machine (pinned) or the layout to place programs on (unpinned); null = detect / flat.</summary>
+    public CpuTopology? Topology { get; init; }
+
+    /// <summary>The CPUs to pin one worker each to, in worker order (pinned only); null = see remarks.</summary>
+    public IReadOnlyList<int>? CpuIds { get; init; }
+
+    /// <summary>How many workers; null = one per CPU of the topology (or of <see cref="CpuIds"/>).</summary>
+    public int? WorkerCount { get; init; }
+
+    /// <summary>Whether each worker is pinned to its CPU (default <see langword="true"/>).</summary>
+    public bool Pin { get; init; } = true;
+
+    /// <summary>The allocation policy; null = <see cref="TaskAvailabilityPolicy"/>.</summary>
+    public IAllocationPolicy? Policy { get; init; }
+
+    /// <summary>
+    /// The period of the interval rebalance (default 100 ms). <see cref="Timeout.InfiniteTimeSpan"/> or
+    /// <see cref="TimeSpan.Zero"/>: only on arrival, departure and explicit requests.
+    /// </summary>
+    public TimeSpan RebalanceInterval { get; init; } = DefaultRebalanceInterval;
+
+    /// <summary>
+    /// Whether an idle worker (its owner has no task anywhere, after spinning) serves another program with queued
+    /// tasks until its owner has work again (default <see langword="true"/>): work conservation.
+    /// </summary>
+    public bool EnableLending { get; init; } = true;
+
+    /// <summary>How many non-skipped decisions <see cref="MultiprogramScheduler.History"/> keeps (default 10,000).</summary>
+    public int HistoryCapacity { get; init; } = 10_000;
+
+    /// <summary>The clock for event timestamps (default <see cref="TimeProvider.System"/>).</summary>
+    public TimeProvider? TimeProvider { get; init; }
+}

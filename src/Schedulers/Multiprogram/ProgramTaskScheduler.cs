@@ -1,0 +1,234 @@
+using System.Collections.ObjectModel;
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Workers;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>
+/// One program's front-end on a <see cref="MultiprogramScheduler"/>: a <see cref="TaskScheduler"/> with its own
+/// global queue and one work-stealing deque per worker slot, served by the workers the rebalancer gives it.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Any task-parallel code runs on it: <c>Task.Factory.StartNew(..., scheduler)</c>, <c>Parallel.For</c> with
+/// <see cref="ParallelOptions.TaskScheduler"/>, a skeleton given this scheduler. Work stealing stays inside the
+/// program: its workers steal only from its own deques. A task queued from one of its workers goes to that worker's
+/// deque, from anywhere else to its global queue.
+/// </para>
+/// <para>
+/// <b>Allocation.</b> <see cref="CurrentCores"/> is how many workers the rebalancer gave it (ownership);
+/// <see cref="MaximumConcurrencyLevel"/> is the pool's worker count because the allocation varies (and idle workers
+/// of other programs may be lent to it).
+/// </para>
+/// <para>
+/// <b>Leaving.</b> <see cref="Dispose"/> is the program's departure: it stops accepting tasks from outside its
+/// workers (queuing then throws <see cref="ObjectDisposedException"/>, wrapped by the TPL in
+/// <see cref="TaskSchedulerException"/>), lets every task already accepted run to completion (and the tasks those
+/// queue), and only then leaves: its workers are redistributed at once by a
+/// <see cref="Events.RebalanceReason.Departure"/> decision and <see cref="Completion"/> completes. Dispose waits for
+/// that (at most <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>) unless called from a worker.
+/// </para>
+/// </remarks>
+public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
+{
+    private readonly MultiprogramScheduler _owner;
+    private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _currentCores;
+    private int _disposeState;
+
+    internal ProgramTaskScheduler(
+        MultiprogramScheduler owner, ProgramId programId, string name, double speedup, ScalabilityTable? scalability, int[][][] victims)
+    {
+        _owner = owner;
+        ProgramId = programId;
+        Name = name;
+        Speedup = speedup;
+        Scalability = scalability;
+        Queues = new WorkQueueSet(this, TryExecuteTask, victims);
+        Queues.Drained = () => owner.OnProgramDrained(this);
+    }
+
+    /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>
+    public ProgramId ProgramId { get; }
+
+    /// <summary>The name given at registration.</summary>
+    public string Name { get; }
+
+    /// <summary>The whole-machine speedup the policies see.</summary>
+    public double Speedup { get; }
+
+    /// <summary>Speedup by core count, when registered with one.</summary>
+    public ScalabilityTable? Scalability { get; }
+
+    /// <summary>The multiprogram scheduler this program runs on.</summary>
+    public MultiprogramScheduler Scheduler => _owner;
+
+    /// <inheritdoc />
+    /// <remarks>The pool's worker count: the program's allocation varies, up to every worker.</remarks>
+    public override int MaximumConcurrencyLevel => _owner.WorkerCount;
+
+    /// <summary>Workers the rebalancer gave this program at its last decision (its owned workers).</summary>
+    public int CurrentCores => Volatile.Read(ref _currentCores); // Volatile: written under the decision lock.
+
+    /// <summary>Workers serving this program now, owned or lent (racy: a snapshot of moving workers).</summary>
+    public int ServingWorkers => _owner.CountServing(Queues);
+
+    /// <summary>
+    /// Tasks queued and not yet started (the policies' "available tasks"): exact when the program is idle, within
+    /// the operations in flight otherwise. Cheap: one pass over per-worker counters.
+    /// </summary>
+    public long AvailableTasks => Queues.AvailableTasks;
+
+    /// <summary>Tasks accepted and not yet finished (queued or running).</summary>
+    public long OutstandingTasks => Queues.OutstandingTasks;
+
+    /// <summary>Whether <see cref="Dispose"/> was called (the program accepts no more tasks from outside).</summary>
+    public bool IsDisposed => Volatile.Read(ref _disposeState) != 0; // Volatile: set by whichever thread disposes.
+
+    /// <summary>Completes when the program has left: every accepted task finished and its workers were redistributed.</summary>
+    public Task Completion => _completion.Task;
+
+    /// <summary>This program's counters in each worker slot (a slot counts only while its worker served this program).</summary>
+    public IReadOnlyList<WorkerStatistics> WorkerStatistics
+    {
+        get
+        {
+            var result = new WorkerStatistics[Queues.SlotCount];
+            for (int i = 0; i < result.Length; i++)
+            {
+                // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
+                WorkerSlotCounters c = Queues.CountersOf(i);
+                result[i] = new WorkerStatistics(
+                    i,
+                    _owner.IsPinned ? _owner.CpuOfWorker(i) : null,
+                    Volatile.Read(ref c.TasksExecuted),
+                    Volatile.Read(ref c.TasksInlined),
+                    Volatile.Read(ref c.LocalPops),
+                    Volatile.Read(ref c.GlobalDequeues),
+                    Volatile.Read(ref c.Steals),
+                    Volatile.Read(ref c.FailedSteals),
+                    Volatile.Read(ref c.Parks));
+            }
+
+            return new ReadOnlyCollection<WorkerStatistics>(result);
+        }
+    }
+
+    /// <summary>This program's counters summed over the worker slots, plus <see cref="AvailableTasks"/>.</summary>
+    public SchedulerStatistics Statistics
+    {
+        get
+        {
+            IReadOnlyList<WorkerStatistics> workers = WorkerStatistics;
+            return new SchedulerStatistics(
+                workers.Count,
+                workers.Sum(w => w.TasksExecuted),
+                workers.Sum(w => w.TasksInlined),
+                workers.Sum(w => w.LocalPops),
+                workers.Sum(w => w.GlobalDequeues),
+                workers.Sum(w => w.Steals),
+                workers.Sum(w => w.FailedSteals),
+                workers.Sum(w => w.Parks),
+                AvailableTasks);
+        }
+    }
+
+    /// <summary>The program's queues.</summary>
+    internal WorkQueueSet Queues { get; }
+
+    /// <summary>Whether the calling thread is a worker of the pool serving this program now.</summary>
+    internal bool IsCurrentThreadServing =>
+        Worker.Current is { } worker && ReferenceEquals(worker.Queues, Queues);
+
+    /// <summary>
+    /// Leaves: stops accepting tasks from outside, lets the accepted ones finish, then hands the workers back
+    /// (see the remarks on the type). Waits up to <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>;
+    /// never throws. A second call does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        if (!Shutdown(MultiprogramScheduler.DefaultShutdownTimeout) && !IsCurrentThreadOnPool())
+        {
+            Trace.TraceWarning($"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after Dispose.");
+        }
+    }
+
+    /// <summary>
+    /// Like <see cref="Dispose"/> with an explicit timeout. Every call closes the program (the first one starts
+    /// the departure) and waits for <see cref="Completion"/>; from one of the pool's workers it does not wait.
+    /// </summary>
+    /// <param name="timeout">How long to wait for the program to leave.</param>
+    /// <returns>Whether the program has left within <paramref name="timeout"/>.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative.</exception>
+    public bool Shutdown(TimeSpan timeout)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(timeout, TimeSpan.Zero);
+        // Interlocked: exactly one caller closes and starts the drained handshake.
+        if (Interlocked.Exchange(ref _disposeState, 1) == 0)
+        {
+            Queues.Close();
+            Queues.CheckDrained();
+        }
+
+        if (IsCurrentThreadOnPool())
+        {
+            return Completion.IsCompleted;
+        }
+
+        return Completion.Wait(timeout);
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => $"{Name} ({ProgramId})";
+
+    /// <summary>Sets the owned-worker count after a decision (under the decision lock).</summary>
+    /// <param name="cores">Owned workers.</param>
+    internal void SetCurrentCores(int cores) =>
+        Volatile.Write(ref _currentCores, cores); // Volatile: read lock-free by monitors and the policy snapshot.
+
+    /// <summary>Marks the program as gone (after its departure decision was applied).</summary>
+    internal void CompleteDeparture() => _completion.TrySetResult();
+
+    /// <inheritdoc />
+    /// <exception cref="ObjectDisposedException">The program was disposed and the caller is not one of its workers.</exception>
+    protected override void QueueTask(Task task)
+    {
+        if (Worker.Current is { } worker && ReferenceEquals(worker.Queues, Queues))
+        {
+            Queues.PushLocal(worker.Index, task);
+            return;
+        }
+
+        if (!Queues.TryEnqueueExternal(task))
+        {
+            throw new ObjectDisposedException(
+                ToString(), "The program was disposed and accepts no more tasks from outside its workers.");
+        }
+    }
+
+    /// <inheritdoc />
+    /// <remarks>Runs the task only on a worker serving this program now; returns <see langword="false"/> elsewhere.</remarks>
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
+    {
+        if (Worker.Current is not { } worker || !ReferenceEquals(worker.Queues, Queues))
+        {
+            return false;
+        }
+
+        // A previously queued task stays in its queue; when a worker later takes it, TryExecuteTask returns false.
+        Queues.CountInlined(worker.Index);
+        return TryExecuteTask(task);
+    }
+
+    /// <inheritdoc />
+    /// <remarks>Always <see langword="false"/>: a task cannot be taken out of the middle of a deque.</remarks>
+    protected override bool TryDequeue(Task task) => false;
+
+    /// <inheritdoc />
+    /// <remarks>A snapshot for debuggers; not consistent while workers run.</remarks>
+    protected override IEnumerable<Task> GetScheduledTasks() => Queues.Snapshot();
+
+    private bool IsCurrentThreadOnPool() => Worker.Current is { } worker && _owner.OwnsPool(worker.Pool);
+}

@@ -1,0 +1,108 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Events;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>
+/// The rebalancer's dedicated thread (never one of the pool's workers): every interval it asks the scheduler for an
+/// <see cref="RebalanceReason.Interval"/> decision (which the decider may skip), and it performs the departures that
+/// workers report when a closed program's last task finishes (workers never run a decision themselves).
+/// </summary>
+internal sealed class Rebalancer : IDisposable
+{
+    private readonly MultiprogramScheduler _owner;
+    private readonly TimeSpan _interval;
+    private readonly Thread _thread;
+    private readonly AutoResetEvent _signal = new(false);
+    private readonly ConcurrentQueue<ProgramTaskScheduler> _departures = new();
+    private int _stop;
+
+    public Rebalancer(MultiprogramScheduler owner, TimeSpan interval)
+    {
+        _owner = owner;
+        _interval = interval;
+        _thread = new Thread(Run) { IsBackground = true, Name = "DivCon rebalancer" };
+    }
+
+    /// <summary>Whether interval decisions run at all.</summary>
+    public bool IsPeriodic => _interval > TimeSpan.Zero && _interval != Timeout.InfiniteTimeSpan;
+
+    public void Start() => _thread.Start();
+
+    /// <summary>Any thread: asks the rebalancer thread to perform a program's departure.</summary>
+    /// <param name="program">A closed program whose tasks have all finished.</param>
+    public void RequestDeparture(ProgramTaskScheduler program)
+    {
+        _departures.Enqueue(program);
+        // Full fence (Exchange in Stop, volatile read here): if the thread may have exited, perform it here.
+        Interlocked.MemoryBarrier();
+        if (Volatile.Read(ref _stop) != 0)
+        {
+            while (_departures.TryDequeue(out ProgramTaskScheduler? leaving))
+            {
+                _owner.Depart(leaving);
+            }
+
+            return;
+        }
+
+        try
+        {
+            _signal.Set();
+        }
+        catch (ObjectDisposedException)
+        {
+            // Stopped and disposed between our check and the signal: perform it here.
+            while (_departures.TryDequeue(out ProgramTaskScheduler? leaving))
+            {
+                _owner.Depart(leaving);
+            }
+        }
+    }
+
+    /// <summary>Stops the thread and waits for it (bounded).</summary>
+    /// <param name="timeout">How long to wait.</param>
+    /// <returns>Whether the thread exited.</returns>
+    public bool Stop(TimeSpan timeout)
+    {
+        // Interlocked: the flag is visible to the thread before the signal wakes it.
+        Interlocked.Exchange(ref _stop, 1);
+        _signal.Set();
+        return Thread.CurrentThread == _thread || _thread.Join(timeout);
+    }
+
+    public void Dispose() => _signal.Dispose();
+
+    private void Run()
+    {
+        long next = Stopwatch.GetTimestamp() + (IsPeriodic ? (long)(_interval.TotalSeconds * Stopwatch.Frequency) : 0);
+        while (Volatile.Read(ref _stop) == 0) // Acquire: pairs with Stop's interlocked store.
+        {
+            TimeSpan wait = Timeout.InfiniteTimeSpan;
+            if (IsPeriodic)
+            {
+                long left = next - Stopwatch.GetTimestamp();
+                wait = left > 0 ? TimeSpan.FromSeconds((double)left / Stopwatch.Frequency) : TimeSpan.Zero;
+            }
+
+            _signal.WaitOne(wait);
+            while (_departures.TryDequeue(out ProgramTaskScheduler? program))
+            {
+                _owner.Depart(program);
+            }
+
+            if (IsPeriodic && Stopwatch.GetTimestamp() >= next && Volatile.Read(ref _stop) == 0)
+            {
+                _owner.OnInterval();
+                next = Stopwatch.GetTimestamp() + (long)(_interval.TotalSeconds * Stopwatch.Frequency);
+            }
+        }
+
+        // Departures reported while stopping are still performed, so that every program's Completion completes.
+        while (_departures.TryDequeue(out ProgramTaskScheduler? program))
+        {
+            _owner.Depart(program);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Platform;
+using DivCon.Schedulers.Topology;
+
+namespace DivCon.Schedulers.Tests.Multiprogram.Mechanism;
+
+/// <summary>
+/// Several programs of 10^5 tasks each while a test thread changes the allocation at random about every
+/// millisecond: every task runs exactly once, never changes thread, every worker always has exactly one owner,
+/// and every program finishes.
+/// </summary>
+[Collection(PinnedThreadsGroup.Name)]
+public sealed class MechanismStressTests
+{
+    private static readonly TimeSpan ChangeEvery = TimeSpan.FromMilliseconds(1);
+
+    [Theory]
+    [InlineData(8, 4, 1)]
+    [InlineData(6, 3, 2)]
+    public void Random_moves_every_millisecond_keep_every_invariant_unpinned(int workers, int programs, int seed)
+    {
+        using var scheduler = MechanismSchedulers.Unpinned(workers);
+        RunWithRandomMoves(scheduler, programs, seed);
+    }
+
+    [Fact]
+    public void Random_moves_every_millisecond_keep_every_invariant_pinned()
+    {
+        if (!ThreadAffinity.IsSupported)
+        {
+            return;
+        }
+
+        CpuTopology topology = CpuTopologyDetector.Detect();
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Topology = topology,
+            RebalanceInterval = Timeout.InfiniteTimeSpan,
+        });
+        Assert.True(scheduler.IsPinned);
+        Assert.Equal(topology.Count, scheduler.WorkerCount);
+        RunWithRandomMoves(scheduler, programCount: 3, seed: 3);
+    }
+
+    private static void RunWithRandomMoves(MultiprogramScheduler scheduler, int programCount, int seed)
+    {
+        var random = new Random(seed);
+        var ledgers = Enumerable.Range(0, programCount)
+            .Select(i => new TaskLedger(scheduler.Register($"p{i}")))
+            .ToArray();
+        foreach (TaskLedger ledger in ledgers)
+        {
+            ledger.Start();
+        }
+
+        Task all = Task.WhenAll(ledgers.Select(l => l.Done));
+        var deadline = Stopwatch.StartNew();
+        int changes = 0;
+        while (!all.IsCompleted && deadline.Elapsed < TestSchedulers.Timeout)
+        {
+            scheduler.SetAllocation(RandomAllocation(random, ledgers, scheduler.WorkerCount));
+            changes++;
+            if (changes % 8 == 0)
+            {
+                MechanismSchedulers.AssertOwnershipConsistent(scheduler);
+            }
+
+            var pause = Stopwatch.StartNew();
+            while (pause.Elapsed < ChangeEvery && !all.IsCompleted)
+            {
+                Thread.Yield();
+            }
+        }
+
+        Assert.True(all.IsCompleted, $"Not every program finished within {TestSchedulers.Timeout} ({changes} changes).");
+        Assert.True(changes > 1, "The allocation was never changed while the programs ran.");
+        foreach (TaskLedger ledger in ledgers)
+        {
+            Assert.Equal(0, ledger.Duplicates);
+            Assert.Equal(0, ledger.ThreadChanges);
+            Assert.Equal(TaskLedger.Leaves, ledger.RanCount);
+        }
+
+        // The counters agree once everything is done: every task of every program taken and executed once.
+        foreach (TaskLedger ledger in ledgers)
+        {
+            Assert.True(SpinWait.SpinUntil(() => ledger.Program.OutstandingTasks == 0, TestSchedulers.Timeout));
+            Assert.Equal(TaskLedger.Leaves + TaskLedger.Spawners, ledger.Program.Statistics.TasksExecuted);
+            Assert.Equal(0, ledger.Program.AvailableTasks);
+        }
+
+        MechanismSchedulers.AssertOwnershipConsistent(scheduler);
+    }
+
+    private static KeyValuePair<ProgramTaskScheduler, int>[] RandomAllocation(Random random, TaskLedger[] ledgers, int workers)
+    {
+        var counts = new int[ledgers.Length];
+        for (int w = 0; w < workers; w++)
+        {
+            counts[random.Next(ledgers.Length)]++;
+        }
+
+        return [.. ledgers.Select((l, i) => new KeyValuePair<ProgramTaskScheduler, int>(l.Program, counts[i]))];
+    }
+}
