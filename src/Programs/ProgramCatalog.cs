@@ -18,8 +18,8 @@ namespace DivCon.Programs;
 /// <item><term>quicksort</term><description>integers; 2^18; 2^26</description></item>
 /// <item><term>mergesort</term><description>integers; 2^18; 2^26</description></item>
 /// <item><term>pmergesort (mergesort-parallel)</term><description>integers; 2^18; 2^26</description></item>
-/// <item><term>fib</term><description>n; 24; 36</description></item>
-/// <item><term>nqueens</term><description>board size n; 9; 13</description></item>
+/// <item><term>fib</term><description>n; 24; 40</description></item>
+/// <item><term>nqueens</term><description>board size n; 9; 15</description></item>
 /// </list>
 /// </remarks>
 /// <example>
@@ -52,9 +52,9 @@ public static class ProgramCatalog
         new(MergesortProgram.ParallelMergeName, ["mergesort-parallel"], "mergesort whose merges are nested parallel merges", "integers",
             1 << 18, 1 << 26, static (size, seed) => new MergesortProgram(size, seed, parallelMerge: true)),
         new("fib", ["fibonacci"], "brute-force recursive Fibonacci (fine-grained tasks)", "n",
-            24, 36, static (size, seed) => new FibonacciProgram(size, seed)),
+            24, 40, static (size, seed) => new FibonacciProgram(size, seed)),
         new("nqueens", ["n-queens"], "count N-Queens solutions (irregular search tree)", "board size n",
-            9, 13, static (size, seed) => new NQueensProgram(size, seed)),
+            9, 15, static (size, seed) => new NQueensProgram(size, seed)),
     ];
 
     /// <summary>Every program, in a fixed order.</summary>

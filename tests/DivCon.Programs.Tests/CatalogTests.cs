@@ -68,7 +68,8 @@ public sealed class CatalogTests
         Assert.Equal(1L << 30, ProgramCatalog.Find("pi").SizeOf(SizePreset.Thesis));
         Assert.Equal(1536, ProgramCatalog.Find("strassen").SizeOf(SizePreset.Thesis));
         Assert.Equal(1L << 26, ProgramCatalog.Find("quicksort").SizeOf(SizePreset.Thesis));
-        Assert.Equal(13, ProgramCatalog.Find("nqueens").SizeOf(SizePreset.Thesis));
+        Assert.Equal(15, ProgramCatalog.Find("nqueens").SizeOf(SizePreset.Thesis));
+        Assert.Equal(40, ProgramCatalog.Find("fib").SizeOf(SizePreset.Thesis));
         Assert.Throws<ArgumentOutOfRangeException>(() => ProgramCatalog.Find("pi").SizeOf((SizePreset)9));
     }
 

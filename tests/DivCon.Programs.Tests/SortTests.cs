@@ -151,4 +151,29 @@ public sealed class SortTests
         Assert.Throws<ArgumentException>(() => new Mergesort(source, new int[9]));
         Assert.Throws<ArgumentOutOfRangeException>(() => new ParallelMergesort(source, new int[10]) { MinimumMergeLeafSize = 1 });
     }
+
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task Nested_merges_run_as_tasks_on_the_runs_own_scheduler(ExecutionEngine engine)
+    {
+        var source = SortInputs.Create(SortInputKind.Random);
+        async Task<long> Tasks(bool parallelMerge)
+        {
+            using var scheduler = new DedicatedThreadTaskScheduler(2);
+            var output = new int[source.Length];
+            Mergesort sort = parallelMerge
+                ? new ParallelMergesort(source, output) { Granularity = Granularity.Depth(2), MinimumMergeLeafSize = 100 }
+                : new Mergesort(source, output) { Granularity = Granularity.Depth(2) };
+            await sort.RunAsync(sort.WholeRange, DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = engine }).Bounded();
+            Assert.Equal(source.Order(), output);
+            return scheduler.ExecutedCount;
+        }
+
+        long plain = await Tasks(parallelMerge: false);
+        long nested = await Tasks(parallelMerge: true);
+        // Depth 2: 7 nodes and 3 merges on this scheduler either way; the nested merges (6000 elements in leaves of
+        // 100) add dozens of tasks, all queued to the same scheduler rather than the thread pool.
+        Assert.True(nested > plain + 20, $"plain {plain} tasks, with nested merges {nested}");
+    }
 }

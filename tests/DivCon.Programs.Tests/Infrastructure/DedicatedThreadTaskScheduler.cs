@@ -11,6 +11,7 @@ public sealed class DedicatedThreadTaskScheduler : TaskScheduler, IDisposable
 {
     private readonly BlockingCollection<Task> _queue = [];
     private readonly Thread[] _threads;
+    private long _executed;
 
     [ThreadStatic]
     private static DedicatedThreadTaskScheduler? t_owner;
@@ -28,6 +29,9 @@ public sealed class DedicatedThreadTaskScheduler : TaskScheduler, IDisposable
 
     public override int MaximumConcurrencyLevel => _threads.Length;
 
+    /// <summary>Tasks this scheduler ran (from its queue or inline).</summary>
+    public long ExecutedCount => Interlocked.Read(ref _executed);
+
     public void Dispose()
     {
         _queue.CompleteAdding();
@@ -43,7 +47,7 @@ public sealed class DedicatedThreadTaskScheduler : TaskScheduler, IDisposable
 
     // Inline only on our own workers: a foreign thread must not run our tasks.
     protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) =>
-        ReferenceEquals(t_owner, this) && TryExecuteTask(task);
+        ReferenceEquals(t_owner, this) && Run(task);
 
     protected override IEnumerable<Task> GetScheduledTasks() => _queue.ToArray();
 
@@ -53,7 +57,19 @@ public sealed class DedicatedThreadTaskScheduler : TaskScheduler, IDisposable
         foreach (var task in _queue.GetConsumingEnumerable())
         {
             // A task that was inlined earlier is still in the queue; TryExecuteTask skips it.
-            TryExecuteTask(task);
+            Run(task);
         }
+    }
+
+    private bool Run(Task task)
+    {
+        bool ran = TryExecuteTask(task);
+        if (ran)
+        {
+            // Interlocked: both workers count concurrently.
+            Interlocked.Increment(ref _executed);
+        }
+
+        return ran;
     }
 }
