@@ -34,7 +34,7 @@ public static class CyclicWorkflow
             var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers, host.Time);
             IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
                 .ResolveAsync(workload, definitions.Any(d => d.UsesProfiles), context.Progress, warn, cancellationToken).ConfigureAwait(false);
-            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time);
+            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending);
             context.Output.WriteJson("setup.json", Setup(experiment, workload, definitions, schemeContext, common, schemes));
             var options = new CyclicExperimentOptions
             {
@@ -43,7 +43,8 @@ public static class CyclicWorkflow
                 SingleProgramRuns = schemes.Runs,
                 WarmupRuns = schemes.Warmup,
                 Cores = common.Workers,
-                SpeedupTables = ProfileResolver.OracleTables(profiles),
+                // The oracle gives every program at least one core: only defined with no more programs than cores.
+                SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
             };
             var isolated = Verified(new IsolatedScheme(workload, schemeContext), workload, common.Verify);
             var selected = definitions.Select(d => Verified(d.Create(workload, schemeContext), workload, common.Verify)).ToArray();
@@ -71,6 +72,7 @@ public static class CyclicWorkflow
             IsolatedRuns = schemes.Runs,
             WarmupRuns = schemes.Warmup,
             RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
+            schemes.Lending,
             ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
             Profiles = context.Profiles.ToDictionary(
                 kv => kv.Key,

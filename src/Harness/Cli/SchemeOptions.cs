@@ -44,7 +44,11 @@ public sealed class SchemeOptions
         ProfileFallback.AcceptOnlyFromAmong("measure", "unit");
         RebalanceMilliseconds = new Option<int>("--rebalance-ms") { Description = "Rebalancing interval of the dynamic schemes, in milliseconds.", DefaultValueFactory = _ => 100 };
         RebalanceMilliseconds.Validators.Add(result => Positive(result, "--rebalance-ms"));
+        NoLending = new Option<bool>("--no-lending") { Description = "Multiprogram schemes: never lend an idle worker to another program (strict partitions)." };
     }
+
+    /// <summary>--no-lending.</summary>
+    public Option<bool> NoLending { get; }
 
     /// <summary>--schemes / -s.</summary>
     public Option<string[]> Schemes { get; }
@@ -79,6 +83,7 @@ public sealed class SchemeOptions
         command.Add(Profiles);
         command.Add(ProfileFallback);
         command.Add(RebalanceMilliseconds);
+        command.Add(NoLending);
     }
 
     /// <summary>Reads the values.</summary>
@@ -97,7 +102,8 @@ public sealed class SchemeOptions
             parse.GetValue(Warmup),
             parse.GetValue(Profiles) ?? Path.Combine(common.OutRoot, "profiles.json"),
             parse.GetValue(ProfileFallback) == "unit" ? Wiring.ProfileFallback.Unit : Wiring.ProfileFallback.Measure,
-            TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)));
+            TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)),
+            !parse.GetValue(NoLending));
     }
 
     private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)

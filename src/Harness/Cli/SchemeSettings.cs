@@ -10,5 +10,6 @@ namespace DivCon.Harness.Cli;
 /// <param name="ProfilesPath">The profile store file.</param>
 /// <param name="Fallback">What to do without a profile.</param>
 /// <param name="RebalanceInterval">Rebalancing interval.</param>
+/// <param name="Lending">Whether multiprogram schemes lend idle workers.</param>
 public sealed record SchemeSettings(
-    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval);
+    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending);

@@ -12,12 +12,14 @@ namespace DivCon.Harness.Schemes;
 /// </param>
 /// <param name="RebalanceInterval">How often a dynamic multiprogram scheduler re-runs its policy.</param>
 /// <param name="Time">The clock of allocation traces.</param>
+/// <param name="Lending">Whether the multiprogram scheduler lends idle workers to programs with queued tasks.</param>
 public sealed record SchemeContext(
     HarnessMachine Machine,
     int Workers,
     IReadOnlyDictionary<string, ScalabilityProfile?> Profiles,
     TimeSpan RebalanceInterval,
-    TimeProvider Time)
+    TimeProvider Time,
+    bool Lending = true)
 {
     /// <summary>The default rebalancing interval (100 ms, as in the thesis).</summary>
     public static readonly TimeSpan DefaultRebalanceInterval = TimeSpan.FromMilliseconds(100);

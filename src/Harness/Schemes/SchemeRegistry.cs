@@ -15,6 +15,9 @@ public static class SchemeRegistry
         new(OversubscribedPinnedScheme.SchemeName, "one affinity scheduler per program, pinned to every CPU", false, static (w, c) => new OversubscribedPinnedScheme(w, c)),
         new(SharedScheme.SchemeName, "one affinity scheduler (a pinned worker per CPU) shared by all programs", false, static (w, c) => new SharedScheme(w, c)),
         new(DefaultScheme.SchemeName, "the .NET thread pool (TaskScheduler.Default) for all programs", false, static (w, c) => new DefaultScheme(w, c)),
+        new(StaticScheme.SchemeName, "multiprogram scheduler, cores proportional to scalability, fixed at arrival", true, static (w, c) => new StaticScheme(w, c)),
+        new(DynamicScheme.SchemeName, "multiprogram scheduler, proportional shares repartitioned by task availability every interval", true, static (w, c) => new DynamicScheme(w, c)),
+        new(HillClimbingScheme.SchemeName, "multiprogram scheduler, hill climbing on ANTT predicted from speedup tables", true, static (w, c) => new HillClimbingScheme(w, c)),
     ];
 
     /// <summary>Every scheme, in a fixed order.</summary>

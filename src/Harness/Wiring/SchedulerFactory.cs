@@ -36,4 +36,16 @@ public static class SchedulerFactory
         ArgumentNullException.ThrowIfNull(singleWorker);
         return Task.Factory.StartNew(program.RunSequential, cancellationToken, TaskCreationOptions.DenyChildAttach, singleWorker);
     }
+
+    /// <summary>
+    /// Disposes <paramref name="scheduler"/> on a thread-pool thread. After an awaited run the caller may be resuming
+    /// on one of the scheduler's own workers, and a scheduler cannot wait for its own worker to exit.
+    /// </summary>
+    /// <param name="scheduler">The scheduler (or anything owning workers).</param>
+    /// <returns>A task that completes when it is disposed.</returns>
+    public static Task DisposeOffWorkersAsync(IDisposable scheduler)
+    {
+        ArgumentNullException.ThrowIfNull(scheduler);
+        return Task.Run(scheduler.Dispose, CancellationToken.None);
+    }
 }

@@ -56,8 +56,7 @@ public static class GranularityCommand
                 }
                 finally
                 {
-                    // Task.Run: this continuation may be running on one of the scheduler's own workers.
-                    await Task.Run(scheduler.Dispose, CancellationToken.None).ConfigureAwait(false);
+                    await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
                     foreach (WorkloadMember member in workload)
                     {
                         member.Program.Granularity = Granularity.Automatic();

@@ -46,8 +46,7 @@ public static class PhasesCommand
                 }
                 finally
                 {
-                    // Task.Run: this continuation may be running on one of the scheduler's own workers.
-                    await Task.Run(scheduler.Dispose, CancellationToken.None).ConfigureAwait(false);
+                    await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
                 }
             }, result => host.Console.Write(Summary(result))).ConfigureAwait(false);
             if (settings.Verify)

@@ -76,7 +76,7 @@ public static class ScalabilityCommand
             int warmup = parse.GetValue(sweep.Warmup!);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "scalability", coreCounts.Max(), async (context, warn) =>
             {
-                using var slot = new SchedulerSlot();
+                var slot = new SchedulerSlot();
                 try
                 {
                     var sequentialRunner = new SweepRunner(runs, warmup, timeProvider: host.Time, progress: context.Progress);
@@ -119,8 +119,7 @@ public static class ScalabilityCommand
                 }
                 finally
                 {
-                    // Task.Run: this continuation may be running on one of the held scheduler's own workers.
-                    await Task.Run(slot.Dispose, CancellationToken.None).ConfigureAwait(false);
+                    await SchedulerFactory.DisposeOffWorkersAsync(slot).ConfigureAwait(false);
                 }
             }, result => host.Console.Write(SweepTable.Build(result, "Cores"))).ConfigureAwait(false);
             if (settings.Verify)
