@@ -17,7 +17,7 @@ public static class CyclicCommand
     {
         ["quicksort"] = 1 << 22,
         ["mergesort"] = 1 << 22,
-        ["strassen"] = 512,
+        ["strassen"] = 1024,
     };
 
     /// <summary>The demo's schemes.</summary>
