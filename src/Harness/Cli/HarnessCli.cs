@@ -35,7 +35,7 @@ public static class HarnessCli
     }
 
     /// <summary>Parses and runs a command line.</summary>
-    /// <param name="args">The arguments (none: the demo; <c>bench ...</c>: straight to BenchmarkDotNet).</param>
+    /// <param name="args">The arguments (none or options only: the demo; <c>bench ...</c>: straight to BenchmarkDotNet).</param>
     /// <param name="host">The host.</param>
     /// <param name="cancellationToken">Cancels the run.</param>
     /// <returns>The exit code (see <see cref="CommandActions"/>).</returns>
@@ -48,7 +48,9 @@ public static class HarnessCli
             return Task.FromResult(BenchCommand.Run(args[1..]));
         }
 
-        string[] effective = args.Length == 0 ? ["demo"] : args;
+        // No command (nothing, or options only such as --out x): the demo. The root keeps --help and --version.
+        bool demo = args.Length == 0 || (args[0].StartsWith('-') && args[0] is not ("-h" or "--help" or "-?" or "/?" or "/h" or "--version"));
+        string[] effective = demo ? ["demo", .. args] : args;
         var configuration = new InvocationConfiguration { Output = host.Output, Error = host.Error };
         return Build(host).Parse(effective).InvokeAsync(configuration, cancellationToken);
     }

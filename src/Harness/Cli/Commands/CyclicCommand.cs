@@ -21,7 +21,7 @@ public static class CyclicCommand
     };
 
     /// <summary>The demo's schemes.</summary>
-    public static IReadOnlyList<string> DemoSchemes => SchemeRegistry.Names.Where(n => n is DefaultScheme.SchemeName or SharedScheme.SchemeName or "dynamic").ToArray();
+    public static IReadOnlyList<string> DemoSchemes { get; } = [DefaultScheme.SchemeName, SharedScheme.SchemeName, DynamicScheme.SchemeName];
 
     /// <summary>Builds <c>cyclic</c>.</summary>
     /// <param name="host">The host.</param>
