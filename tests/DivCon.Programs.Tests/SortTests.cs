@@ -7,13 +7,6 @@ namespace DivCon.Programs.Tests;
 
 public sealed class SortTests
 {
-    public enum SortKind
-    {
-        Quicksort,
-        Mergesort,
-        ParallelMergesort,
-    }
-
     public static TheoryData<SortKind, SortInputKind, ExecutionEngine> Cases()
     {
         var data = new TheoryData<SortKind, SortInputKind, ExecutionEngine>();

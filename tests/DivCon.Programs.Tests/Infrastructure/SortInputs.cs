@@ -1,19 +1,6 @@
 namespace DivCon.Programs.Tests.Infrastructure;
 
-/// <summary>The shapes of input that break naive sorts.</summary>
-public enum SortInputKind
-{
-    Random,
-    Sorted,
-    Reversed,
-    AllEqual,
-    FewDistinct,
-    Extremes,
-    Empty,
-    OneElement,
-    TwoElements,
-}
-
+/// <summary>Sort inputs of every <see cref="SortInputKind"/>, seeded.</summary>
 public static class SortInputs
 {
     public const int Length = 6000;
