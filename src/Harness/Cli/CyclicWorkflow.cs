@@ -31,7 +31,7 @@ public static class CyclicWorkflow
         SchemeDefinition[] definitions = schemes.Schemes.Select(SchemeRegistry.Find).ToArray();
         return ExperimentOutput.RunAsync(host, common.OutRoot, experiment, common.Workers, async (context, warn) =>
         {
-            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers, host.Time);
+            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers);
             IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
                 .ResolveAsync(workload, definitions.Any(d => d.UsesProfiles), context.Progress, warn, cancellationToken).ConfigureAwait(false);
             var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending);
@@ -48,7 +48,13 @@ public static class CyclicWorkflow
             };
             var isolated = Verified(new IsolatedScheme(workload, schemeContext), workload, common.Verify);
             var selected = definitions.Select(d => Verified(d.Create(workload, schemeContext), workload, common.Verify)).ToArray();
-            return await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
+            CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
+            foreach (IncompleteScheme scheme in result.Incomplete)
+            {
+                warn($"No metrics {scheme}: a partitioning scheme gives no core to some program when programs outnumber workers (it then runs only on lent workers); use a longer --duration or fewer programs.");
+            }
+
+            return result;
         }, result => SummaryTable.Render(host.Console, result.Metrics));
     }
 

@@ -28,7 +28,7 @@ public static class CyclicReportWriter
             folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, result.Tests)),
             folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
                 result.Isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)])))),
-            folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle }),
+            folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle, result.Incomplete }),
             folder.WriteText("summary.md", w => MultiprogramMarkdown.Write(w, $"Cyclic test: {result.Workload} workload", result.Metrics, folder.Stamp, result.Oracle)),
             SvgFile.Save(folder, "ntt.svg", MultiprogramCharts.Ntt(result.Workload, result.Metrics)),
             SvgFile.Save(folder, "np.svg", MultiprogramCharts.Np(result.Workload, result.Metrics)),

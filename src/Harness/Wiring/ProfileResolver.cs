@@ -13,7 +13,8 @@ namespace DivCon.Harness.Wiring;
 /// <c>&lt;out&gt;/profiles.json</c>, written by the <c>scalability</c> command) is looked up by program name and
 /// problem size. A missing profile is, by <see cref="ProfileFallback"/>: measured quickly with
 /// <see cref="QuickProfiler"/> and added to the store (so the next run reuses it; the <c>scalability</c> command
-/// replaces it with a proper one), or taken as speedup 1 with a warning.</para>
+/// replaces it with a proper one; a quick profile is recognisable by its two core counts), or taken as speedup 1
+/// with a warning.</para>
 /// <para>Profiles are resolved before any scheme runs, on an idle machine, and their measurement is not part of
 /// any scheme's timings (as in the thesis, profiling is a one-off cost).</para>
 /// </remarks>
@@ -23,24 +24,20 @@ public sealed class ProfileResolver
     private readonly ProfileFallback _fallback;
     private readonly HarnessMachine _machine;
     private readonly int _workers;
-    private readonly TimeProvider _time;
 
     /// <summary>Creates a resolver.</summary>
     /// <param name="storePath">The profile store file (need not exist).</param>
     /// <param name="fallback">What to do for a program without a profile.</param>
     /// <param name="machine">The machine.</param>
     /// <param name="workers">The run's worker count.</param>
-    /// <param name="time">The clock.</param>
-    public ProfileResolver(string storePath, ProfileFallback fallback, HarnessMachine machine, int workers, TimeProvider time)
+    public ProfileResolver(string storePath, ProfileFallback fallback, HarnessMachine machine, int workers)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(storePath);
         ArgumentNullException.ThrowIfNull(machine);
-        ArgumentNullException.ThrowIfNull(time);
         _storePath = storePath;
         _fallback = fallback;
         _machine = machine;
         _workers = workers;
-        _time = time;
     }
 
     /// <summary>The profile of every member (null where none was found and the fallback is <see cref="ProfileFallback.Unit"/>).</summary>
@@ -68,7 +65,7 @@ public sealed class ProfileResolver
                 {
                     const string Phase = "quick scalability profile";
                     progress.BeginPhase(Phase, 1);
-                    profile = await QuickProfiler.MeasureAsync(member.Program, _machine, _workers, _machine.Describe(_workers), _time, cancellationToken).ConfigureAwait(false);
+                    profile = await QuickProfiler.MeasureAsync(member.Program, _machine, _workers, cancellationToken).ConfigureAwait(false);
                     progress.Report(Phase, 1, string.Create(CultureInfo.InvariantCulture, $"{member.Program.Name} (size {member.ProblemSizeKey}): {profile.Speedups}"));
                     progress.EndPhase(Phase);
                     store.Set(profile);
