@@ -36,6 +36,13 @@ public static class CyclicReportWriter
             SvgFile.Save(folder, "stp.svg", MultiprogramCharts.Stp(result.Workload, result.Metrics, result.Oracle)),
             SvgFile.Save(folder, "mntt.svg", MultiprogramCharts.Mntt(result.Workload, result.Metrics)),
         };
+        if (result.Incomplete.Count > 0)
+        {
+            // After the Run table, so that the stamp stays where every summary has it.
+            File.AppendAllLines(folder.PathOf("summary.md"),
+                ["", "## Schemes without metrics", "", .. result.Incomplete.Select(i => $"- {MarkdownTable.EscapeCell(i.ToString())} (its runs are in runs.csv)."), ""]);
+        }
+
         foreach ((string scheme, AllocationChart chart) in result.Allocations)
         {
             files.Add(SvgFile.Save(folder, $"allocation-{FileNames.Slug(scheme)}.svg", chart));

@@ -89,6 +89,11 @@ public sealed class CommandSmokeTests : IDisposable
         AssertCyclicFiles(folder, ["shared", "static"]);
         List<List<string>> runs = CsvParser.Parse(File.ReadAllText(Path.Combine(folder, "runs.csv")));
         Assert.Contains(runs, r => r.Contains("quicksort#1"));
+        string combined = Path.Combine(_root, "symmetric");
+        List<List<string>> mntt = ParseCsv(Path.Combine(combined, "mntt.csv"));
+        Assert.Equal(1 + 2, mntt.Count); // header + 1 program x 2 schemes
+        ParseSvg(Path.Combine(combined, "mntt.svg"));
+        Assert.Contains("MNTT", File.ReadAllText(Path.Combine(combined, "summary.md")), StringComparison.Ordinal);
     }
 
     [Fact]
