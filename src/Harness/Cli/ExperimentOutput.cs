@@ -8,7 +8,8 @@ using Spectre.Console;
 namespace DivCon.Harness.Cli;
 
 /// <summary>
-/// Hosts one experiment: creates its stamped results folder (removing the files a previous run left there), runs the
+/// Hosts one experiment: creates its stamped results folder (removing the CSV/JSON/Markdown/SVG files a previous run
+/// left there, if it has a run stamp), runs the
 /// body under a progress display, then prints warnings and where the files are.
 /// </summary>
 public static class ExperimentOutput
@@ -33,7 +34,8 @@ public static class ExperimentOutput
         ArgumentNullException.ThrowIfNull(body);
         ArgumentNullException.ThrowIfNull(render);
         string path = Path.GetFullPath(Path.Combine(outRoot, experiment));
-        if (Directory.Exists(path))
+        // Only a folder an earlier run created (it has a stamp) is cleaned: never someone's own folder named by --out/--name.
+        if (File.Exists(Path.Combine(path, ResultsFolder.StampFileName)))
         {
             foreach (string file in Directory.EnumerateFiles(path).Where(f => s_ownedExtensions.Contains(Path.GetExtension(f), StringComparer.OrdinalIgnoreCase)))
             {

@@ -146,10 +146,23 @@ public sealed class CommandSmokeTests : IDisposable
         string folder = Path.Combine(_root, "phases");
         Directory.CreateDirectory(folder);
         await File.WriteAllTextAsync(Path.Combine(folder, "phases-old.svg"), "<svg/>");
+        await File.WriteAllTextAsync(Path.Combine(folder, "stamp.json"), "{}"); // an earlier run's folder
         string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
         var (exitCode, _, error) = await CliRunner.RunAsync(args);
         Assert.True(exitCode == 0, error);
         Assert.False(File.Exists(Path.Combine(folder, "phases-old.svg")));
+    }
+
+    [Fact]
+    public async Task A_folder_without_a_run_stamp_is_never_cleaned()
+    {
+        string folder = Path.Combine(_root, "phases");
+        Directory.CreateDirectory(folder);
+        await File.WriteAllTextAsync(Path.Combine(folder, "notes.md"), "mine");
+        string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Equal("mine", await File.ReadAllTextAsync(Path.Combine(folder, "notes.md")));
     }
 
     private static void AssertCyclicFiles(string folder, IReadOnlyList<string> schemes)
