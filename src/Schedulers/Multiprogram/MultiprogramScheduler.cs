@@ -216,6 +216,27 @@ public sealed partial class MultiprogramScheduler : IDisposable
         return Register(name, profile.Speedups);
     }
 
+    /// <summary>
+    /// A program leaves: the same as <see cref="ProgramTaskScheduler.Shutdown"/> (it stops accepting tasks from
+    /// outside, its accepted tasks finish, then a <see cref="RebalanceReason.Departure"/> decision redistributes its
+    /// workers).
+    /// </summary>
+    /// <param name="program">A program registered here.</param>
+    /// <param name="timeout">How long to wait for it to leave; null = <see cref="DefaultShutdownTimeout"/>.</param>
+    /// <returns>Whether it has left within the timeout (called from a worker, it does not wait: whether it has left already).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="program"/> is null.</exception>
+    /// <exception cref="ArgumentException"><paramref name="program"/> belongs to another scheduler.</exception>
+    public bool Unregister(ProgramTaskScheduler program, TimeSpan? timeout = null)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        if (!ReferenceEquals(program.Scheduler, this))
+        {
+            throw new ArgumentException($"Program {program} belongs to another multiprogram scheduler.", nameof(program));
+        }
+
+        return program.Shutdown(timeout ?? DefaultShutdownTimeout);
+    }
+
     /// <summary>Where every worker stands, taken under the decision lock (owners match the allocations).</summary>
     /// <returns>One entry per worker, by index.</returns>
     public IReadOnlyList<WorkerAssignment> GetWorkerAssignments()
@@ -259,7 +280,13 @@ public sealed partial class MultiprogramScheduler : IDisposable
         }
 
         var clock = Stopwatch.StartNew();
-        ProgramTaskScheduler[] programs = Volatile.Read(ref _programs); // Acquire: a fully built array.
+        ProgramTaskScheduler[] programs;
+        lock (_gate)
+        {
+            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
+            programs = _programs;
+        }
+
         bool onWorker = IsCurrentThreadWorker();
         foreach (ProgramTaskScheduler program in programs)
         {

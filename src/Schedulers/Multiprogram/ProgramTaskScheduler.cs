@@ -138,10 +138,6 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     /// <summary>The program's queues.</summary>
     internal WorkQueueSet Queues { get; }
 
-    /// <summary>Whether the calling thread is a worker of the pool serving this program now.</summary>
-    internal bool IsCurrentThreadServing =>
-        Worker.Current is { } worker && ReferenceEquals(worker.Queues, Queues);
-
     /// <summary>
     /// Leaves: stops accepting tasks from outside, lets the accepted ones finish, then hands the workers back
     /// (see the remarks on the type). Waits up to <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>;

@@ -89,12 +89,12 @@ internal sealed class Rebalancer : IDisposable
             _signal.WaitOne(wait);
             while (_departures.TryDequeue(out ProgramTaskScheduler? program))
             {
-                _owner.Depart(program);
+                Guarded(() => _owner.Depart(program), program.CompleteDeparture);
             }
 
             if (IsPeriodic && Stopwatch.GetTimestamp() >= next && Volatile.Read(ref _stop) == 0)
             {
-                _owner.OnInterval();
+                Guarded(_owner.OnInterval, null);
                 next = Stopwatch.GetTimestamp() + (long)(_interval.TotalSeconds * Stopwatch.Frequency);
             }
         }
@@ -102,7 +102,25 @@ internal sealed class Rebalancer : IDisposable
         // Departures reported while stopping are still performed, so that every program's Completion completes.
         while (_departures.TryDequeue(out ProgramTaskScheduler? program))
         {
-            _owner.Depart(program);
+            Guarded(() => _owner.Depart(program), program.CompleteDeparture);
+        }
+    }
+
+    private static void Guarded(Action action, Action? always)
+    {
+        try
+        {
+            action();
+        }
+#pragma warning disable CA1031 // A failing policy or event handler must not kill the rebalancer thread (and the process).
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Trace.TraceError($"DivCon rebalancer: {ex}");
+        }
+        finally
+        {
+            always?.Invoke();
         }
     }
 }

@@ -27,11 +27,12 @@ internal sealed class WorkQueueSet
     private CacheLinePaddedInt64 _sleepers;
 
     // External producers between "checked not closed" and "enqueued": shutdown waits for them to leave.
-    private int _externalInFlight;
+    // Padded: producers write it on every external enqueue, workers read _closed on every task.
+    private CacheLinePaddedInt64 _externalInFlight;
     private int _closed;
 
     // Tasks accepted by TryEnqueueExternal (the only shared counter, on the external path only).
-    private long _externalAccepted;
+    private CacheLinePaddedInt64 _externalAccepted;
     private int _drainedNotified;
 
     private WorkerPool? _pool;
@@ -120,7 +121,7 @@ internal sealed class WorkQueueSet
     {
         // Full fence: announce ourselves before reading the closed flag, so that a closer that then sees no one in
         // flight knows every accepted task is already in the queue (Dekker pairing with Close + IsQuiescent).
-        Interlocked.Increment(ref _externalInFlight);
+        Interlocked.Increment(ref _externalInFlight.Value);
         try
         {
             // Ordered after the increment above by its full fence.
@@ -131,14 +132,21 @@ internal sealed class WorkQueueSet
 
             _global.Enqueue(task);
             // Interlocked: external producers are concurrent; counted before the in-flight decrement below.
-            Interlocked.Increment(ref _externalAccepted);
+            Interlocked.Increment(ref _externalAccepted.Value);
         }
         finally
         {
             // Full fence, two reasons: leaving only after the enqueue, so "no one in flight" implies the queue shows
             // the task; and the task is published before we read the sleeper count below (pairs with a sleeper's
             // announce-then-recheck).
-            Interlocked.Decrement(ref _externalInFlight);
+            Interlocked.Decrement(ref _externalInFlight.Value);
+
+            // Ordered after the decrement by its fence: a closer that saw us in flight did not declare the set
+            // drained, so we look again (Dekker pair with Close, whose fence precedes its read of the in-flight count).
+            if (Volatile.Read(ref _closed) != 0)
+            {
+                NotifyIfDrained();
+            }
         }
 
         WakeIfSleepers();
@@ -200,6 +208,9 @@ internal sealed class WorkQueueSet
         // reads the counters (CheckDrained), so either it sees our TasksFinished or we see the closed flag.
         if (Volatile.Read(ref _closed) != 0)
         {
+            // Full fence (draining only): our TasksFinished store is visible before we read the in-flight count and
+            // the counters, pairing with an external producer's decrement-then-check in TryEnqueueExternal.
+            Interlocked.MemoryBarrier();
             NotifyIfDrained();
         }
     }
@@ -226,7 +237,7 @@ internal sealed class WorkQueueSet
                 finished += Volatile.Read(ref counters.TasksFinished);
             }
 
-            long accepted = Volatile.Read(ref _externalAccepted);
+            long accepted = Volatile.Read(ref _externalAccepted.Value);
             foreach (WorkerSlotCounters counters in _counters)
             {
                 accepted += Volatile.Read(ref counters.Pushed);
@@ -239,7 +250,7 @@ internal sealed class WorkQueueSet
     /// <summary>Whether the set is closed, no producer is in flight, and every accepted task has finished.</summary>
     public bool IsDrained =>
         // Acquire reads in this order: closed, in-flight, then the counters (see TryEnqueueExternal).
-        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight) == 0 && OutstandingTasks == 0;
+        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight.Value) == 0 && OutstandingTasks == 0;
 
     /// <summary>
     /// The closer's half of the drained handshake: after <see cref="Close"/>, a process-wide barrier, then the check.
@@ -289,7 +300,7 @@ internal sealed class WorkQueueSet
     /// </summary>
     public bool IsQuiescent =>
         // Acquire reads in this order: closed, then in-flight, then the queues (see TryEnqueueExternal).
-        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight) == 0 && LooksEmpty();
+        Volatile.Read(ref _closed) != 0 && Volatile.Read(ref _externalInFlight.Value) == 0 && LooksEmpty();
 
     /// <summary>Stops accepting external tasks. Idempotent.</summary>
     public void Close() =>
@@ -304,6 +315,12 @@ internal sealed class WorkQueueSet
     /// <returns>Tasks moved.</returns>
     public int DrainLocalToGlobal(int slot)
     {
+        // Only the owner pushes to this deque, so an empty look is final: nothing to hand back, nothing to allocate.
+        if (_deques[slot].IsEmpty)
+        {
+            return 0;
+        }
+
         var drained = new List<Task>();
         int count = _deques[slot].LocalDrain(drained);
         foreach (Task task in drained)

@@ -126,4 +126,20 @@ public sealed class MechanismBasicsTests
         Assert.Equal((2, 2), (a.CurrentCores, b.CurrentCores));
         MechanismSchedulers.AssertOwnershipConsistent(scheduler);
     }
+
+    [Fact]
+    public void Unregister_is_a_departure_and_refuses_foreign_programs()
+    {
+        using var scheduler = MechanismSchedulers.Unpinned(2);
+        using var elsewhere = MechanismSchedulers.Unpinned(1);
+        using var foreign = elsewhere.Register("foreign");
+        using var stays = scheduler.Register("stays");
+        var leaves = scheduler.Register("leaves");
+        Assert.True(scheduler.Unregister(leaves));
+        Assert.True(leaves.IsDisposed);
+        Assert.Equal(RebalanceReason.Departure, scheduler.History[^1].Reason);
+        Assert.Equal(2, stays.CurrentCores);
+        Assert.Throws<ArgumentException>("program", () => scheduler.Unregister(foreign));
+        Assert.Throws<ArgumentNullException>("program", () => scheduler.Unregister(null!));
+    }
 }

@@ -122,4 +122,40 @@ public sealed class MechanismLifecycleTests
         Assert.True(self.Completion.Wait(TestSchedulers.Timeout));
         Assert.Equal(2, other.CurrentCores);
     }
+
+    [Fact]
+    public void A_program_disposed_while_outside_producers_race_to_queue_still_leaves_and_runs_what_it_accepted()
+    {
+        using var scheduler = MechanismSchedulers.Unpinned(2);
+        using var other = scheduler.Register("other");
+        for (int round = 0; round < 20; round++)
+        {
+            ProgramTaskScheduler target = scheduler.Register($"target {round}");
+            int accepted = 0;
+            int ran = 0;
+            using var go = new ManualResetEventSlim();
+            Task[] producers = [.. Enumerable.Range(0, 3).Select(_ => Task.Run(() =>
+            {
+                go.Wait(TestSchedulers.Timeout);
+                while (true)
+                {
+                    try
+                    {
+                        Task.Factory.StartNew(() => Interlocked.Increment(ref ran), CancellationToken.None, TaskCreationOptions.None, target);
+                        Interlocked.Increment(ref accepted);
+                    }
+                    catch (TaskSchedulerException)
+                    {
+                        return;
+                    }
+                }
+            }))];
+            go.Set();
+            Thread.Yield();
+            Assert.True(target.Shutdown(TestSchedulers.Timeout), $"Round {round}: the program never left.");
+            Assert.True(Task.WaitAll(producers, TestSchedulers.Timeout));
+            Assert.Equal(Volatile.Read(ref accepted), Volatile.Read(ref ran));
+            Assert.Equal(2, other.CurrentCores);
+        }
+    }
 }

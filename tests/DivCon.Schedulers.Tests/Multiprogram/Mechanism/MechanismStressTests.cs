@@ -75,6 +75,7 @@ public sealed class MechanismStressTests
 
         Assert.True(all.IsCompleted, $"Not every program finished within {TestSchedulers.Timeout} ({changes} changes).");
         Assert.True(changes > 1, "The allocation was never changed while the programs ran.");
+        Assert.True(scheduler.History.Count(e => e.Moves.Count > 0) > 1, "No decision moved a worker while the programs ran.");
         foreach (TaskLedger ledger in ledgers)
         {
             Assert.Equal(0, ledger.Duplicates);

@@ -1,0 +1,145 @@
+using BenchmarkDotNet.Attributes;
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Topology;
+
+namespace DivCon.Harness.Benchmarks;
+
+/// <summary>
+/// Costs of the multiprogram mechanism (one pinned worker on each CPU but the last, which is left to the measuring
+/// thread; two programs; lending off):
+/// one rebalancer decision (snapshot + policy + placement + apply), one skipped interval check, and moving one
+/// worker to the other program (the request, then spinning until the worker serves the new program).
+/// </summary>
+/// <remarks>
+/// <para>
+/// Goals: a move well under 10 us beyond the current task, and a rebalancer under 1% of one core at a 100 ms interval
+/// (a decision well under 1 ms). <see cref="Decision"/> is the baseline; a move is a decision plus the worker's
+/// transition, so <c>MoveOneWorker - Decision</c> estimates the transition alone.
+/// </para>
+/// <para>
+/// <b>Idle</b>: both programs have no work, so the moving worker is parked and the move includes waking it (a
+/// futex wake-up). <b>Busy</b>: both programs run chains of tiny tasks, so the worker is at a task boundary within
+/// about a microsecond. One CPU is kept free so that the spinning benchmark thread does not take a worker's CPU
+/// (on a 2-CPU machine: one worker, alternating between the two programs).
+/// </para>
+/// </remarks>
+[MemoryDiagnoser]
+#pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the scheduler is disposed in [GlobalCleanup].
+public class MultiprogramBenchmarks
+#pragma warning restore CA1001
+{
+    private const int ChainsPerProgram = 8;
+    private static readonly TimeSpan SpinLimit = TimeSpan.FromSeconds(10);
+
+    private MultiprogramScheduler? _scheduler;
+    private ProgramTaskScheduler? _a;
+    private ProgramTaskScheduler? _b;
+    private KeyValuePair<ProgramTaskScheduler, int>[] _split = [];
+    private KeyValuePair<ProgramTaskScheduler, int>[] _allToA = [];
+    private volatile bool _stopChains;
+    private bool _bHasOne;
+
+    /// <summary>Whether the programs are idle (the mover is parked) or busy (the mover is between tiny tasks).</summary>
+    [Params(Load.Idle, Load.Busy)]
+    public Load Programs { get; set; }
+
+    /// <summary>What the two programs are doing while we measure.</summary>
+    public enum Load
+    {
+        /// <summary>No tasks: workers are parked.</summary>
+        Idle,
+
+        /// <summary>Chains of tiny tasks keep every worker busy.</summary>
+        Busy,
+    }
+
+    /// <summary>Starts the scheduler, registers two programs and, when busy, starts their chains.</summary>
+    [GlobalSetup]
+    public void Setup()
+    {
+        var topology = CpuTopologyDetector.Detect();
+        int workers = Math.Max(1, topology.Count - 1);
+        _scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Topology = topology,
+            CpuIds = CpuAllocation.Contiguous(topology, workers),
+            Policy = new EqualSharePolicy(),
+            RebalanceInterval = Timeout.InfiniteTimeSpan,
+            EnableLending = false,
+        });
+        _a = _scheduler.Register("a");
+        _b = _scheduler.Register("b");
+        int n = _scheduler.WorkerCount;
+        _split = [new(_a, n - 1), new(_b, 1)];
+        _allToA = [new(_a, n), new(_b, 0)];
+        _scheduler.SetAllocation(_split);
+        _bHasOne = true;
+        if (Programs == Load.Busy)
+        {
+            for (int i = 0; i < ChainsPerProgram; i++)
+            {
+                StartLink(_a);
+                StartLink(_b);
+            }
+        }
+    }
+
+    /// <summary>Stops the chains and the scheduler.</summary>
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _stopChains = true;
+        _scheduler?.Dispose();
+    }
+
+    /// <summary>A full decision with nothing to move: snapshot, policy, placement, apply, history, event.</summary>
+    /// <returns>The decision.</returns>
+    [Benchmark(Baseline = true)]
+    public RebalanceEvent Decision() => _scheduler!.Rebalance(RebalanceReason.Manual);
+
+    /// <summary>A periodic check that the policy's previous decision stands (the O(m) skip).</summary>
+    /// <returns>The (skipped) decision.</returns>
+    [Benchmark]
+    public RebalanceEvent IntervalCheck() => _scheduler!.Rebalance(RebalanceReason.Interval);
+
+    /// <summary>Moves one worker between the programs and waits until it serves its new program.</summary>
+    /// <returns>The workers serving b afterwards.</returns>
+    [Benchmark]
+    public int MoveOneWorker()
+    {
+        _bHasOne = !_bHasOne;
+        _scheduler!.SetAllocation(_bHasOne ? _split : _allToA);
+        int expected = _bHasOne ? 1 : 0;
+        var spinner = default(SpinWait);
+        long deadline = Environment.TickCount64 + (long)SpinLimit.TotalMilliseconds;
+        int serving;
+        while ((serving = _b!.ServingWorkers) != expected)
+        {
+            spinner.SpinOnce(sleep1Threshold: -1);
+            if (Environment.TickCount64 > deadline)
+            {
+                throw new TimeoutException($"The worker did not move within {SpinLimit}.");
+            }
+        }
+
+        return serving;
+    }
+
+    private void StartLink(ProgramTaskScheduler program) =>
+        Task.Factory.StartNew(
+            static state =>
+            {
+                var (self, target) = ((MultiprogramBenchmarks, ProgramTaskScheduler))state!;
+                Thread.SpinWait(20);
+                if (!self._stopChains)
+                {
+                    self.StartLink(target);
+                }
+            },
+            (this, program),
+            CancellationToken.None,
+            TaskCreationOptions.None,
+            program);
+}
