@@ -11,6 +11,9 @@ namespace DivCon.Harness.Cli;
 /// </summary>
 public sealed class CliHost
 {
+    /// <summary>Table width when output is redirected (logs, files).</summary>
+    public const int WideOutputColumns = 160;
+
     private readonly Lazy<HarnessMachine> _machine;
 
     /// <summary>Creates a host.</summary>
@@ -64,7 +67,19 @@ public sealed class CliHost
     public static CliHost ForProcess()
     {
         IAnsiConsole console = AnsiConsole.Console;
-        return new CliHost(console, System.Console.Out, System.Console.Error, ProgressDisplay.IsInteractive(console), TimeProvider.System, CommandLineText.Current(), HarnessMachine.Detect);
+        bool interactive = ProgressDisplay.IsInteractive(console);
+        if (!interactive)
+        {
+            // Redirected output has no width; Spectre assumes 80 columns and wraps a 7-scheme table into unreadable cells.
+            console.Profile.Width = Math.Max(console.Profile.Width, WideOutputColumns);
+        }
+
+        if (System.Console.IsOutputRedirected)
+        {
+            console.Profile.Capabilities.Ansi = false; // no colour escapes in log files
+        }
+
+        return new CliHost(console, System.Console.Out, System.Console.Error, interactive, TimeProvider.System, CommandLineText.Current(), HarnessMachine.Detect);
     }
 
     /// <summary>A host writing plain text (no colours, no live display) to the given writers, for tests and logs.</summary>
@@ -81,6 +96,7 @@ public sealed class CliHost
             Interactive = InteractionSupport.No,
             Out = new AnsiConsoleOutput(output),
         });
+        console.Profile.Width = WideOutputColumns;
         return new CliHost(console, output, error, interactive: false, TimeProvider.System, commandLine, HarnessMachine.Detect);
     }
 }
