@@ -17,6 +17,9 @@ public static class ExperimentOutput
     /// <summary>File types an experiment writes; a rerun removes those left in its folder so no stale chart survives.</summary>
     private static readonly string[] s_ownedExtensions = [".csv", ".json", ".md", ".svg"];
 
+    /// <summary>The least time between two progress lines of one phase in plain (non-interactive) output.</summary>
+    public static readonly TimeSpan PlainReportInterval = TimeSpan.FromSeconds(1);
+
     /// <summary>Runs an experiment.</summary>
     /// <typeparam name="T">The body's result.</typeparam>
     /// <param name="host">The host.</param>
@@ -46,7 +49,7 @@ public static class ExperimentOutput
         ResultsFolder folder = ResultsFolder.Create(outRoot, experiment, RunStamp.Capture(host.Machine.Describe(workers), host.CommandLine, host.Time));
         var warnings = new ConcurrentQueue<string>();
         T result = await ProgressDisplay.RunAsync(host.Console, host.Interactive,
-            progress => body(new ExperimentContext(folder, progress, null, host.Time), warnings.Enqueue)).ConfigureAwait(false);
+            progress => body(new ExperimentContext(folder, host.Interactive ? progress : new ThrottledProgressSink(progress, host.Time, PlainReportInterval), null, host.Time), warnings.Enqueue)).ConfigureAwait(false);
         render(result);
         foreach (string warning in warnings.Distinct(StringComparer.Ordinal))
         {
