@@ -68,6 +68,26 @@ public sealed class CommandSmokeTests : IDisposable
     }
 
     [Fact]
+    public async Task Cyclic_repetitions_get_their_own_folders_and_a_summary_across_them()
+    {
+        string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "shared,default", "--repeat", "2",
+            "--duration", "0.2", "--runs", "1", "--warmup", "0", "--name", "rep", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("across repetitions", output, StringComparison.Ordinal);
+        AssertCyclicFiles(Path.Combine(_root, "rep-rep1"), ["shared", "default"]);
+        AssertCyclicFiles(Path.Combine(_root, "rep-rep2"), ["shared", "default"]);
+        string combined = Path.Combine(_root, "rep");
+        Assert.Equal(1 + (2 * 2), ParseCsv(Path.Combine(combined, "repetitions.csv")).Count); // header + 2 repetitions x 2 schemes
+        using (JsonDocument summary = ParseJson(Path.Combine(combined, "summary.json")))
+        {
+            Assert.Equal(2, summary.RootElement.GetProperty("data").GetProperty("schemes").GetArrayLength());
+        }
+
+        ParseSvg(Path.Combine(combined, "stp.svg"));
+    }
+
+    [Fact]
     public async Task Cyclic_with_unit_profiles_warns_instead_of_measuring()
     {
         string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "static", "--profile-fallback", "unit",

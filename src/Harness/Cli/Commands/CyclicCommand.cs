@@ -52,10 +52,13 @@ public static class CyclicCommand
                 r.AddError($"--name '{value}' must be a plain folder name (letters, digits, '-', '_', '.').");
             }
         });
+        var repeat = new Option<int>("--repeat") { Description = "Repeat the whole test; system metrics then get intervals across repetitions (folders <name>-rep1.., summary in <name>).", DefaultValueFactory = _ => 1 };
+        repeat.Validators.Add(r => SweepOptions.AtLeast(r, "--repeat", 1));
         var command = new Command(name, description);
         common.AddTo(command);
         schemeOptions.AddTo(command);
         command.Add(nameOption);
+        command.Add(repeat);
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
             CommonSettings settings = common.Read(parse, host.Machine);
@@ -72,7 +75,24 @@ public static class CyclicCommand
 
             SchemeSettings schemeSettings = schemeOptions.Read(parse, settings, TimeSpan.FromSeconds(settings.IsThesisSize ? thesisSeconds : quickSeconds));
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
-            await CyclicWorkflow.RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false);
+            string folderName = parse.GetValue(nameOption)!;
+            int repetitions = parse.GetValue(repeat);
+            if (repetitions == 1)
+            {
+                await CyclicWorkflow.RunAsync(host, folderName, workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false);
+                return;
+            }
+
+            var results = new List<Experiments.CyclicExperimentResult>(repetitions);
+            for (int i = 1; i <= repetitions; i++)
+            {
+                string repetitionFolder = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{folderName}-rep{i}");
+                results.Add(await CyclicWorkflow.RunAsync(host, repetitionFolder, workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false));
+            }
+
+            await ExperimentOutput.RunAsync(host, settings.OutRoot, folderName, settings.Workers,
+                (context, _) => Task.FromResult(RepetitionReport.Write(context.Output, folderName, results)),
+                summaries => host.Console.Write(RepetitionReport.Table(summaries))).ConfigureAwait(false);
         });
         return command;
     }
