@@ -1,4 +1,6 @@
 using System.CommandLine;
+using System.Globalization;
+using DivCon.Harness.Experiments;
 using DivCon.Harness.Schemes;
 using DivCon.Harness.Wiring;
 
@@ -83,10 +85,10 @@ public static class CyclicCommand
                 return;
             }
 
-            var results = new List<Experiments.CyclicExperimentResult>(repetitions);
+            var results = new List<CyclicExperimentResult>(repetitions);
             for (int i = 1; i <= repetitions; i++)
             {
-                string repetitionFolder = string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{folderName}-rep{i}");
+                string repetitionFolder = string.Create(CultureInfo.InvariantCulture, $"{folderName}-rep{i}");
                 results.Add(await CyclicWorkflow.RunAsync(host, repetitionFolder, workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false));
             }
 
