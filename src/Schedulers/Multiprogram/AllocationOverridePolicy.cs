@@ -42,6 +42,32 @@ internal sealed class AllocationOverridePolicy : IAllocationPolicy
     }
 
     /// <inheritdoc />
-    public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous) =>
-        _override is null && previous.Policy != OverrideName && Inner.IsStillValid(current, previous);
+    /// <remarks>
+    /// With an override: valid when the previous decision was made under it for the same programs in the same order
+    /// (the override is cleared whenever programs arrive or leave, so Allocate would repeat it exactly).
+    /// </remarks>
+    public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous)
+    {
+        if (_override is null)
+        {
+            return previous.Policy != OverrideName && Inner.IsStillValid(current, previous);
+        }
+
+        IReadOnlyList<ProgramState> before = previous.Snapshot.Programs;
+        if (previous.Policy != OverrideName || before.Count != current.Programs.Count)
+        {
+            return false;
+        }
+
+        for (int i = 0; i < before.Count; i++)
+        {
+            ProgramId id = current.Programs[i].Id;
+            if (before[i].Id != id || previous.Cores[i] != _override.GetValueOrDefault(id))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 }

@@ -120,7 +120,8 @@ public sealed class MechanismBasicsTests
         Assert.True(SpinWait.SpinUntil(
             () => scheduler.GetWorkerAssignments().All(w => w.Serving == w.Owner || w.Owner != a.ProgramId),
             TestSchedulers.Timeout));
-        scheduler.Rebalance(RebalanceReason.Interval);
+        Assert.True(scheduler.Rebalance(RebalanceReason.Interval).Skipped); // The override still stands.
+        Assert.False(scheduler.Rebalance(RebalanceReason.Manual).Skipped);
         Assert.Equal((3, 1), (a.CurrentCores, b.CurrentCores));
         scheduler.ClearAllocationOverride();
         Assert.Equal((2, 2), (a.CurrentCores, b.CurrentCores));
@@ -141,5 +142,35 @@ public sealed class MechanismBasicsTests
         Assert.Equal(2, stays.CurrentCores);
         Assert.Throws<ArgumentException>("program", () => scheduler.Unregister(foreign));
         Assert.Throws<ArgumentNullException>("program", () => scheduler.Unregister(null!));
+    }
+
+    [Fact]
+    public void History_is_bounded_in_time_order_and_a_throwing_subscriber_breaks_nothing()
+    {
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false,
+            WorkerCount = 2,
+            Policy = new EqualSharePolicy(),
+            RebalanceInterval = Timeout.InfiniteTimeSpan,
+            HistoryCapacity = 5,
+        });
+        int seen = 0;
+        scheduler.Rebalanced += (_, _) => throw new InvalidOperationException("subscriber bug");
+        scheduler.Rebalanced += (_, _) => seen++;
+        using var a = scheduler.Register("a");
+        for (int i = 0; i < 9; i++)
+        {
+            scheduler.Rebalance();
+        }
+
+        Assert.Equal(10, seen);
+        Assert.Equal(10, scheduler.DecisionCount);
+        IReadOnlyList<RebalanceEvent> history = scheduler.History;
+        Assert.Equal(5, history.Count);
+        Assert.All(history, e => Assert.Equal(RebalanceReason.Manual, e.Reason));
+        Assert.Equal(history.Select(e => e.Timestamp).Order(), history.Select(e => e.Timestamp));
+        Assert.True(scheduler.TimeProvider.GetElapsedTime(history[0].Timestamp) >= TimeSpan.Zero);
+        a.Start(() => { }).AssertCompletes();
     }
 }
