@@ -1,20 +1,9 @@
-using BenchmarkDotNet.Running;
+using DivCon.Harness.Cli;
 
 namespace DivCon.Harness;
 
-/// <summary>Entry point of the DivCon experiment harness.</summary>
+/// <summary>Entry point of the DivCon experiment harness (see <see cref="HarnessCli"/>).</summary>
 internal static class Program
 {
-    private static int Main(string[] args)
-    {
-        if (args.Length > 0 && args[0] == "bench")
-        {
-            // Everything after "bench" goes to BenchmarkDotNet (--filter, --job, --list ...).
-            BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args[1..]);
-            return 0;
-        }
-
-        Console.WriteLine("DivCon harness: experiments arrive with the harness issue. Try: bench --list flat");
-        return 0;
-    }
+    private static Task<int> Main(string[] args) => HarnessCli.InvokeAsync(args, CliHost.ForProcess());
 }

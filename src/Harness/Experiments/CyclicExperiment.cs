@@ -16,7 +16,9 @@ namespace DivCon.Harness.Experiments;
 /// scheme, open a session, run <see cref="CyclicRunner"/> for the time limit, and close the session (the
 /// next scheme starts on an idle machine); (3) metrics with <see cref="MultiprogramMetrics"/>; (4) the
 /// oracle with <see cref="StaticPartitionOracle"/> if speedup tables are given; (5) files and the console
-/// table. Symmetric tests are the same experiment over a workload of k instances of one program (named
+/// table. A scheme under which some program finished no run within the time limit (e.g. a partitioning scheme
+/// that gave it no core) gets no metrics; it is listed in <see cref="CyclicExperimentResult.Incomplete"/> and its runs
+/// are still written. Symmetric tests are the same experiment over a workload of k instances of one program (named
 /// apart, e.g. "quicksort#1" .. "quicksort#8"), reported by MNTT.
 /// </remarks>
 public sealed class CyclicExperiment
@@ -68,6 +70,7 @@ public sealed class CyclicExperiment
         var tests = new List<(string, CyclicTestResult)>();
         var metrics = new List<SchemeMetrics>();
         var allocations = new List<(string, AllocationChart)>();
+        var incomplete = new List<IncompleteScheme>();
         foreach (IWorkloadScheme scheme in schemes)
         {
             IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -83,6 +86,15 @@ public sealed class CyclicExperiment
                 var runner = new CyclicRunner(_options.TimeLimit, context.Time, new PrefixedProgressSink(scheme.Name, context.Progress));
                 CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
                 tests.Add((scheme.Name, result));
+                string[] starved = programNames.Where(p => result.CountedSeconds(p).Count == 0).ToArray();
+                if (starved.Length > 0)
+                {
+                    // No C_MP for some program: the scheme has no metrics, but its runs are kept and the other
+                    // schemes' results are not lost.
+                    incomplete.Add(new IncompleteScheme(scheme.Name, starved));
+                    continue;
+                }
+
                 metrics.Add(new SchemeMetrics(scheme.Name, MultiprogramMetrics.Compute(result.ToMeasurements(single), _options.ConfidenceLevel)));
                 if (session.Allocations is { } trace && trace.Samples().Count > 0)
                 {
@@ -91,10 +103,16 @@ public sealed class CyclicExperiment
             }
         }
 
+        if (metrics.Count == 0)
+        {
+            throw new InvalidOperationException(
+                $"No scheme has metrics: {string.Join("; ", incomplete.Select(i => i.ToString()))}. Use a longer time limit or smaller problems.");
+        }
+
         OracleResult? oracle = _options.SpeedupTables is { } tables
             ? StaticPartitionOracle.Solve(tables.Where(t => programNames.Contains(t.Program, StringComparer.Ordinal)).ToArray(), _options.Cores)
             : null;
-        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle);
+        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete };
         CyclicReportWriter.Write(context.Output, experiment);
         if (context.Console is { } console)
         {

@@ -18,4 +18,8 @@ public sealed record CyclicExperimentResult(
     IReadOnlyList<(string Scheme, CyclicTestResult Result)> Tests,
     IReadOnlyList<SchemeMetrics> Metrics,
     IReadOnlyList<(string Scheme, AllocationChart Chart)> Allocations,
-    OracleResult? Oracle);
+    OracleResult? Oracle)
+{
+    /// <summary>Schemes without metrics because some program finished no run within the time limit.</summary>
+    public IReadOnlyList<IncompleteScheme> Incomplete { get; init; } = [];
+}

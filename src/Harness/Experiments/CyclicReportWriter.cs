@@ -28,7 +28,7 @@ public static class CyclicReportWriter
             folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, result.Tests)),
             folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
                 result.Isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)])))),
-            folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle }),
+            folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle, result.Incomplete }),
             folder.WriteText("summary.md", w => MultiprogramMarkdown.Write(w, $"Cyclic test: {result.Workload} workload", result.Metrics, folder.Stamp, result.Oracle)),
             SvgFile.Save(folder, "ntt.svg", MultiprogramCharts.Ntt(result.Workload, result.Metrics)),
             SvgFile.Save(folder, "np.svg", MultiprogramCharts.Np(result.Workload, result.Metrics)),
@@ -36,6 +36,13 @@ public static class CyclicReportWriter
             SvgFile.Save(folder, "stp.svg", MultiprogramCharts.Stp(result.Workload, result.Metrics, result.Oracle)),
             SvgFile.Save(folder, "mntt.svg", MultiprogramCharts.Mntt(result.Workload, result.Metrics)),
         };
+        if (result.Incomplete.Count > 0)
+        {
+            // After the Run table, so that the stamp stays where every summary has it.
+            File.AppendAllLines(folder.PathOf("summary.md"),
+                ["", "## Schemes without metrics", "", .. result.Incomplete.Select(i => $"- {MarkdownTable.EscapeCell(i.ToString())} (its runs are in runs.csv)."), ""]);
+        }
+
         foreach ((string scheme, AllocationChart chart) in result.Allocations)
         {
             files.Add(SvgFile.Save(folder, $"allocation-{FileNames.Slug(scheme)}.svg", chart));

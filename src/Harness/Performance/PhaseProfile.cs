@@ -38,6 +38,37 @@ public sealed class PhaseProfile
         }
     }
 
+    /// <summary>
+    /// Adds <paramref name="count"/> invocations of one phase at one depth whose times sum to
+    /// <paramref name="total"/> (e.g. a cell of the skeleton's aggregating observer).
+    /// </summary>
+    /// <param name="phase">The phase.</param>
+    /// <param name="depth">Recursion depth, 0 at the root.</param>
+    /// <param name="total">Their summed time, non-negative.</param>
+    /// <param name="count">How many invocations, at least 1.</param>
+    public void AddMany(DcPhase phase, int depth, TimeSpan total, long count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(depth);
+        ArgumentOutOfRangeException.ThrowIfLessThan(total, TimeSpan.Zero);
+        ArgumentOutOfRangeException.ThrowIfLessThan(count, 1);
+        if (!Enum.IsDefined(phase))
+        {
+            throw new ArgumentOutOfRangeException(nameof(phase), phase, "Unknown phase.");
+        }
+
+        lock (_gate)
+        {
+            if (!_ticks.TryGetValue(depth, out long[]? row))
+            {
+                row = new long[4]; // split, execute, merge, count
+                _ticks[depth] = row;
+            }
+
+            row[(int)phase] += total.Ticks;
+            row[3] += count;
+        }
+    }
+
     /// <summary>Σ execute time over all levels.</summary>
     public TimeSpan TotalExecute => Levels().Aggregate(TimeSpan.Zero, (sum, l) => sum + l.Execute);
 

@@ -1,0 +1,125 @@
+using System.CommandLine;
+using System.Globalization;
+using DivCon.Harness.Wiring;
+using DivCon.Programs;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// The options every experiment command takes: programs, sizes, seed, workers, results folder, verification. One
+/// instance per command (a System.CommandLine option belongs to one command).
+/// </summary>
+public sealed class CommonOptions
+{
+    /// <summary>The thesis's five programs, the default of most experiments.</summary>
+    public static readonly IReadOnlyList<string> ThesisPrograms = ["sumsq", "pi", "strassen", "quicksort", "mergesort"];
+
+    /// <summary>Creates the options.</summary>
+    /// <param name="host">The host (its machine bounds --workers).</param>
+    /// <param name="defaultPrograms">Default of --programs.</param>
+    public CommonOptions(CliHost host, IReadOnlyList<string> defaultPrograms)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        Programs = NameListOption.Create("--programs", "Programs to run (space- or comma-separated).", defaultPrograms, "program",
+            n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
+        Size = new Option<string>("--size")
+        {
+            Description = "Problem size preset: quick (seconds) or thesis (the thesis's sizes, minutes).",
+            DefaultValueFactory = _ => "quick",
+            HelpName = "quick|thesis",
+        };
+        Size.AcceptOnlyFromAmong("quick", "thesis");
+        Sizes = new Option<string[]>("--sizes")
+        {
+            Description = "Explicit sizes overriding the preset, as program=size (e.g. quicksort=1000000 strassen=512).",
+            AllowMultipleArgumentsPerToken = true,
+            CustomParser = NameListOption.Split,
+            DefaultValueFactory = _ => [],
+            HelpName = "program=size",
+        };
+        Sizes.Validators.Add(result =>
+        {
+            foreach (string error in SizeArguments.Errors(result.GetValueOrDefault<string[]>() ?? []))
+            {
+                result.AddError(error);
+            }
+        });
+        Seed = new Option<int>("--seed") { Description = "Seed of the programs' input data.", DefaultValueFactory = _ => ProgramCatalog.DefaultSeed };
+        Workers = new Option<int?>("--workers", "-w") { Description = "CPUs (workers) to use, 1 to the allowed CPU count. [default: all allowed CPUs]" };
+        Workers.Validators.Add(result =>
+        {
+            int? workers = result.GetValueOrDefault<int?>();
+            if (workers is { } w && (w < 1 || w > host.Machine.CpuCount))
+            {
+                result.AddError(string.Create(CultureInfo.InvariantCulture, $"--workers must be between 1 and {host.Machine.CpuCount} (the allowed CPUs), not {w}."));
+            }
+        });
+        Out = new Option<string>("--out", "-o") { Description = "Results root folder; each experiment writes a subfolder.", DefaultValueFactory = _ => "results", HelpName = "folder" };
+        Out.Validators.Add(result =>
+        {
+            if (string.IsNullOrWhiteSpace(result.GetValueOrDefault<string>()))
+            {
+                result.AddError("--out must name a folder.");
+            }
+        });
+        NoVerify = new Option<bool>("--no-verify") { Description = "Skip checking the programs' results after each scheme/sweep (verification is never timed)." };
+    }
+
+    /// <summary>--programs / -p.</summary>
+    public Option<string[]> Programs { get; }
+
+    /// <summary>--size.</summary>
+    public Option<string> Size { get; }
+
+    /// <summary>--sizes.</summary>
+    public Option<string[]> Sizes { get; }
+
+    /// <summary>--seed.</summary>
+    public Option<int> Seed { get; }
+
+    /// <summary>--workers / -w.</summary>
+    public Option<int?> Workers { get; }
+
+    /// <summary>--out / -o.</summary>
+    public Option<string> Out { get; }
+
+    /// <summary>--no-verify.</summary>
+    public Option<bool> NoVerify { get; }
+
+    /// <summary>Adds every option to <paramref name="command"/>.</summary>
+    /// <param name="command">The command.</param>
+    /// <param name="includePrograms">Whether to add --programs.</param>
+    public void AddTo(Command command, bool includePrograms = true)
+    {
+        ArgumentNullException.ThrowIfNull(command);
+        if (includePrograms)
+        {
+            command.Add(Programs);
+        }
+
+        command.Add(Size);
+        command.Add(Sizes);
+        command.Add(Seed);
+        command.Add(Workers);
+        command.Add(Out);
+        command.Add(NoVerify);
+    }
+
+    /// <summary>Reads the values.</summary>
+    /// <param name="parse">The parse result.</param>
+    /// <param name="machine">The machine (default worker count).</param>
+    /// <returns>The settings.</returns>
+    public CommonSettings Read(ParseResult parse, HarnessMachine machine)
+    {
+        ArgumentNullException.ThrowIfNull(parse);
+        ArgumentNullException.ThrowIfNull(machine);
+        SizePreset preset = parse.GetValue(Size) == "thesis" ? SizePreset.Thesis : SizePreset.Quick;
+        return new CommonSettings(
+            parse.GetValue(Programs) ?? [],
+            new SizeSelection(preset, SizeArguments.Parse(parse.GetValue(Sizes) ?? [])),
+            parse.GetValue(Seed),
+            parse.GetValue(Workers) ?? machine.CpuCount,
+            parse.GetValue(Out) ?? "results",
+            !parse.GetValue(NoVerify));
+    }
+}

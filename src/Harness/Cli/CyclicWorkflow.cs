@@ -1,0 +1,88 @@
+using DivCon.Harness.Experiments;
+using DivCon.Harness.Schemes;
+using DivCon.Harness.Terminal;
+using DivCon.Harness.Wiring;
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// A cyclic multiprogram test from settings to files: profiles (for the partitioning schemes and the oracle), the
+/// isolated scheme for C_SP, every selected scheme (each verified on close unless disabled), the experiment, the
+/// tables. Shared by the demo, cyclic and symmetric commands.
+/// </summary>
+public static class CyclicWorkflow
+{
+    /// <summary>Runs the test.</summary>
+    /// <param name="host">The host.</param>
+    /// <param name="experiment">Folder and workload name.</param>
+    /// <param name="workload">The programs.</param>
+    /// <param name="common">Common settings.</param>
+    /// <param name="schemes">Scheme settings.</param>
+    /// <param name="cancellationToken">Cancels the test.</param>
+    /// <returns>The experiment's result.</returns>
+    public static Task<CyclicExperimentResult> RunAsync(
+        CliHost host, string experiment, IReadOnlyList<WorkloadMember> workload, CommonSettings common, SchemeSettings schemes, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        ArgumentNullException.ThrowIfNull(workload);
+        ArgumentNullException.ThrowIfNull(common);
+        ArgumentNullException.ThrowIfNull(schemes);
+        SchemeDefinition[] definitions = schemes.Schemes.Select(SchemeRegistry.Find).ToArray();
+        return ExperimentOutput.RunAsync(host, common.OutRoot, experiment, common.Workers, async (context, warn) =>
+        {
+            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers);
+            IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
+                .ResolveAsync(workload, definitions.Any(d => d.UsesProfiles), context.Progress, warn, cancellationToken).ConfigureAwait(false);
+            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending);
+            context.Output.WriteJson("setup.json", Setup(experiment, workload, definitions, schemeContext, common, schemes));
+            var options = new CyclicExperimentOptions
+            {
+                Workload = experiment,
+                TimeLimit = schemes.Duration,
+                SingleProgramRuns = schemes.Runs,
+                WarmupRuns = schemes.Warmup,
+                Cores = common.Workers,
+                // The oracle gives every program at least one core: only defined with no more programs than cores.
+                SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
+            };
+            var isolated = Verified(new IsolatedScheme(workload, schemeContext), workload, common.Verify);
+            var selected = definitions.Select(d => Verified(d.Create(workload, schemeContext), workload, common.Verify)).ToArray();
+            CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
+            foreach (IncompleteScheme scheme in result.Incomplete)
+            {
+                warn($"No metrics {scheme}: a partitioning scheme gives no core to some program when programs outnumber workers (it then runs only on lent workers); use a longer --duration or fewer programs.");
+            }
+
+            return result;
+        }, result => SummaryTable.Render(host.Console, result.Metrics));
+    }
+
+    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadMember> workload, bool verify) =>
+        verify ? new VerifyingScheme(scheme, workload) : scheme;
+
+    private static object Setup(
+        string experiment, IReadOnlyList<WorkloadMember> workload, IReadOnlyList<SchemeDefinition> definitions, SchemeContext context, CommonSettings common, SchemeSettings schemes) => new
+        {
+            Experiment = experiment,
+            Workload = workload.Select(m => new { m.Name, Program = m.Program.Name, Size = m.Program.ProblemSize, m.Program.Seed }),
+            Isolated = context.Machine.PinningSupported
+                ? $"AffinityTaskScheduler pinned to CPUs {string.Join(",", context.Cpus)}"
+                : $"WorkStealingTaskScheduler with {context.Workers} unpinned workers (pinning unsupported)",
+            Schemes = definitions.Select(d => new { d.Name, d.Description }),
+            context.Workers,
+            Cpus = context.Cpus,
+            context.Machine.PinningSupported,
+            context.Machine.Environment.CpuQuota,
+            TimeLimitSeconds = schemes.Duration.TotalSeconds,
+            IsolatedRuns = schemes.Runs,
+            WarmupRuns = schemes.Warmup,
+            RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
+            schemes.Lending,
+            ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
+            Profiles = context.Profiles.ToDictionary(
+                kv => kv.Key,
+                kv => kv.Value is { } p ? new { p.Machine, p.MeasuredAt, Speedups = p.Speedups.ToString() } : null),
+            common.Verify,
+        };
+}

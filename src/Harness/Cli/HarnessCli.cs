@@ -1,0 +1,57 @@
+using System.CommandLine;
+using DivCon.Harness.Cli.Commands;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// The <c>divcon</c> command line: experiments (demo, cyclic, symmetric, granularity, scalability, phases) and the
+/// BenchmarkDotNet host (bench). No arguments runs the demo.
+/// </summary>
+/// <example>
+/// <code>
+/// dotnet run -c Release --project src/Harness                       # the demo
+/// dotnet run -c Release --project src/Harness -- cyclic --programs strassen,quicksort,mergesort --duration 60
+/// dotnet run -c Release --project src/Harness -- bench --filter '*Skeleton*' --job short
+/// </code>
+/// </example>
+public static class HarnessCli
+{
+    /// <summary>Builds the root command.</summary>
+    /// <param name="host">The host.</param>
+    /// <returns>The root command.</returns>
+    public static RootCommand Build(CliHost host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        return new RootCommand("DivCon experiment harness: divide-and-conquer programs alone and multiprogrammed under scheduling schemes. No command runs the demo.")
+        {
+            CyclicCommand.CreateDemo(host),
+            CyclicCommand.CreateCyclic(host),
+            SymmetricCommand.Create(host),
+            GranularityCommand.Create(host),
+            ScalabilityCommand.Create(host),
+            PhasesCommand.Create(host),
+            BenchCommand.Create(),
+        };
+    }
+
+    /// <summary>Parses and runs a command line.</summary>
+    /// <param name="args">The arguments (none or options only: the demo; <c>bench ...</c>: straight to BenchmarkDotNet).</param>
+    /// <param name="host">The host.</param>
+    /// <param name="cancellationToken">Cancels the run.</param>
+    /// <returns>The exit code (see <see cref="CommandActions"/>).</returns>
+    public static Task<int> InvokeAsync(string[] args, CliHost host, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(host);
+        if (args.Length > 0 && args[0] == BenchCommand.Name)
+        {
+            return Task.FromResult(BenchCommand.Run(args[1..]));
+        }
+
+        // No command (nothing, or options only such as --out x): the demo. The root keeps --help and --version.
+        bool demo = args.Length == 0 || (args[0].StartsWith('-') && args[0] is not ("-h" or "--help" or "-?" or "/?" or "/h" or "--version"));
+        string[] effective = demo ? ["demo", .. args] : args;
+        var configuration = new InvocationConfiguration { Output = host.Output, Error = host.Error };
+        return Build(host).Parse(effective).InvokeAsync(configuration, cancellationToken);
+    }
+}

@@ -1,0 +1,115 @@
+using System.Globalization;
+using DivCon.Harness.Oracle;
+using DivCon.Harness.Terminal;
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Harness.Wiring;
+
+/// <summary>
+/// Finds each workload program's scalability profile for the partitioning schemes and the oracle.
+/// </summary>
+/// <remarks>
+/// <para><b>Where profiles come from.</b> The store file (a <see cref="ScalabilityProfileStore"/> JSON, by default
+/// <c>&lt;out&gt;/profiles.json</c>, written by the <c>scalability</c> command) is looked up by program name and
+/// problem size. A missing profile is, by <see cref="ProfileFallback"/>: measured quickly with
+/// <see cref="QuickProfiler"/> and added to the store (so the next run reuses it; the <c>scalability</c> command
+/// replaces it with a proper one; a quick profile is recognisable by its two core counts), or taken as speedup 1
+/// with a warning.</para>
+/// <para>Profiles are resolved before any scheme runs, on an idle machine, and their measurement is not part of
+/// any scheme's timings (as in the thesis, profiling is a one-off cost).</para>
+/// </remarks>
+public sealed class ProfileResolver
+{
+    private readonly string _storePath;
+    private readonly ProfileFallback _fallback;
+    private readonly HarnessMachine _machine;
+    private readonly int _workers;
+
+    /// <summary>Creates a resolver.</summary>
+    /// <param name="storePath">The profile store file (need not exist).</param>
+    /// <param name="fallback">What to do for a program without a profile.</param>
+    /// <param name="machine">The machine.</param>
+    /// <param name="workers">The run's worker count.</param>
+    public ProfileResolver(string storePath, ProfileFallback fallback, HarnessMachine machine, int workers)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(storePath);
+        ArgumentNullException.ThrowIfNull(machine);
+        _storePath = storePath;
+        _fallback = fallback;
+        _machine = machine;
+        _workers = workers;
+    }
+
+    /// <summary>The profile of every member (null where none was found and the fallback is <see cref="ProfileFallback.Unit"/>).</summary>
+    /// <param name="workload">The programs.</param>
+    /// <param name="measureMissing">Whether the fallback applies; false looks profiles up only (for the oracle).</param>
+    /// <param name="progress">Progress of quick measurements.</param>
+    /// <param name="warn">Receives warnings (missing profiles, profiles measured with fewer cores).</param>
+    /// <param name="cancellationToken">Cancels measurements.</param>
+    /// <returns>Profile by member name.</returns>
+    /// <exception cref="InvalidDataException">The store file exists but cannot be read.</exception>
+    public async Task<IReadOnlyDictionary<string, ScalabilityProfile?>> ResolveAsync(
+        IReadOnlyList<WorkloadMember> workload, bool measureMissing, IProgressSink progress, Action<string> warn, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        ArgumentNullException.ThrowIfNull(progress);
+        ArgumentNullException.ThrowIfNull(warn);
+        ScalabilityProfileStore store = ScalabilityProfileStore.Load(_storePath);
+        var result = new Dictionary<string, ScalabilityProfile?>(StringComparer.Ordinal);
+        bool changed = false;
+        foreach (WorkloadMember member in workload)
+        {
+            if (!store.TryGet(member.Program.Name, member.ProblemSizeKey, out ScalabilityProfile? profile) && measureMissing)
+            {
+                if (_fallback == ProfileFallback.Measure)
+                {
+                    const string Phase = "quick scalability profile";
+                    progress.BeginPhase(Phase, 1);
+                    profile = await QuickProfiler.MeasureAsync(member.Program, _machine, _workers, cancellationToken).ConfigureAwait(false);
+                    progress.Report(Phase, 1, string.Create(CultureInfo.InvariantCulture, $"{member.Program.Name} (size {member.ProblemSizeKey}): {profile.Speedups}"));
+                    progress.EndPhase(Phase);
+                    store.Set(profile);
+                    changed = true;
+                }
+                else
+                {
+                    warn($"No scalability profile for {member.Program.Name} size {member.ProblemSizeKey} in {_storePath}: assuming speedup 1 (run the scalability command to measure one).");
+                }
+            }
+
+            if (profile is not null && profile.Speedups.MaxCores < _workers)
+            {
+                warn($"The profile of {member.Program.Name} stops at {profile.Speedups.MaxCores} cores; the run uses {_workers} (speedup taken as flat beyond).");
+            }
+
+            result[member.Name] = profile;
+        }
+
+        if (changed)
+        {
+            string? folder = Path.GetDirectoryName(Path.GetFullPath(_storePath));
+            if (folder is not null)
+            {
+                Directory.CreateDirectory(folder);
+            }
+
+            store.Save(_storePath);
+        }
+
+        return result;
+    }
+
+    /// <summary>The oracle's speedup tables, one per member, or null unless every member has a profile.</summary>
+    /// <param name="profiles">Profile by member name.</param>
+    /// <returns>The tables, named by member.</returns>
+    public static IReadOnlyList<SpeedupTable>? OracleTables(IReadOnlyDictionary<string, ScalabilityProfile?> profiles)
+    {
+        ArgumentNullException.ThrowIfNull(profiles);
+        if (profiles.Count == 0 || profiles.Values.Any(p => p is null))
+        {
+            return null;
+        }
+
+        return profiles.Select(kv => new SpeedupTable(kv.Key, kv.Value!.Speedups.Points.ToDictionary(p => p.Cores, p => p.Speedup))).ToArray();
+    }
+}

@@ -1,0 +1,43 @@
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Experiments;
+
+namespace DivCon.Harness.Wiring;
+
+/// <summary>
+/// Wraps a scheme so that closing its session checks every program's last result (outside any timing): a scheme
+/// that produced wrong answers fails the experiment instead of reporting fast numbers.
+/// </summary>
+/// <param name="inner">The scheme.</param>
+/// <param name="workload">Its programs.</param>
+public sealed class VerifyingScheme(IWorkloadScheme inner, IReadOnlyList<WorkloadMember> workload) : IWorkloadScheme
+{
+    private readonly IWorkloadScheme _inner = inner ?? throw new ArgumentNullException(nameof(inner));
+    private readonly IReadOnlyList<WorkloadMember> _workload = workload ?? throw new ArgumentNullException(nameof(workload));
+
+    /// <inheritdoc/>
+    public string Name => _inner.Name;
+
+    /// <inheritdoc/>
+    public async ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken) =>
+        new Session(await _inner.OpenAsync(cancellationToken).ConfigureAwait(false), _workload, _inner.Name);
+
+    private sealed class Session(IWorkloadSession inner, IReadOnlyList<WorkloadMember> workload, string scheme) : IWorkloadSession
+    {
+        public IReadOnlyList<IWorkloadProgram> Programs => inner.Programs;
+
+        public AllocationTrace? Allocations => inner.Allocations;
+
+        public async ValueTask DisposeAsync()
+        {
+            await inner.DisposeAsync().ConfigureAwait(false);
+            foreach (WorkloadMember member in workload.Where(m => m.Program.HasResult && !m.Program.IsBusy))
+            {
+                var verification = member.Program.Verify();
+                if (!verification.Succeeded)
+                {
+                    throw new InvalidOperationException($"Scheme '{scheme}': {member.Name} computed a wrong result: {verification.Message}");
+                }
+            }
+        }
+    }
+}

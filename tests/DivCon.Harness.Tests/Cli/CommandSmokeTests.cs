@@ -1,0 +1,226 @@
+using System.Text.Json;
+using System.Xml.Linq;
+using DivCon.Harness.Tests.Support;
+
+namespace DivCon.Harness.Tests.Cli;
+
+/// <summary>
+/// Every command end to end at tiny sizes and durations: exit code 0, and the files it promises exist and parse
+/// (CSV with a header and rows, JSON documents, SVG as XML).
+/// </summary>
+[Collection(LiveSchedulersTestGroup.Name)]
+public sealed class CommandSmokeTests : IDisposable
+{
+    private static readonly string[] TinySizes = ["--sizes", "quicksort=2^13", "mergesort=2^13", "strassen=64", "sumsq=2^14", "pi=2^14"];
+
+    // A partitioning scheme gives each program at least one core only while programs do not outnumber the CPUs; a
+    // program without a core runs only on lent workers and may finish no run in a sub-second test.
+    private static readonly string TwoPrograms = Environment.ProcessorCount >= 2 ? "quicksort,strassen" : "quicksort";
+
+    private readonly string _root = Path.Combine(Path.GetTempPath(), "divcon-cli-smoke-" + Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_root))
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Demo_runs_every_demo_scheme_and_writes_its_files()
+    {
+        string[] args = ["demo", "--programs", TwoPrograms, "--duration", "0.4", "--runs", "1", "--warmup", "0", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("ANTT", output, StringComparison.Ordinal);
+        string folder = Path.Combine(_root, "demo");
+        AssertCyclicFiles(folder, ["default", "shared", "dynamic"]);
+        Assert.True(File.Exists(Path.Combine(folder, "allocation-dynamic.svg")));
+        ParseJson(Path.Combine(_root, "profiles.json")); // quick profiles measured and stored
+    }
+
+    [Fact]
+    public async Task Bare_invocation_is_the_demo()
+    {
+        // Only the help of the default command: running the real demo takes a minute.
+        var (exitCode, output, _) = await CliRunner.RunAsync("demo", "--help");
+        Assert.Equal(0, exitCode);
+        Assert.Contains("quicksort, mergesort and strassen", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Cyclic_runs_every_scheme()
+    {
+        string[] args = ["cyclic", "--programs", TwoPrograms, "--schemes", "oversubscribed-free,oversubscribed-pinned,shared,default,static,dynamic,hill-climbing",
+            "--duration", "0.3", "--runs", "1", "--warmup", "0", "--rebalance-ms", "20", "--name", "smoke", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        string folder = Path.Combine(_root, "smoke");
+        AssertCyclicFiles(folder, ["oversubscribed-free", "oversubscribed-pinned", "shared", "default", "static", "dynamic", "hill-climbing"]);
+        foreach (string scheme in new[] { "static", "dynamic", "hill-climbing" })
+        {
+            ParseSvg(Path.Combine(folder, $"allocation-{scheme}.svg"));
+        }
+
+        using JsonDocument setup = ParseJson(Path.Combine(folder, "setup.json"));
+        Assert.Equal(TwoPrograms.Split(',').Length, setup.RootElement.GetProperty("data").GetProperty("workload").GetArrayLength());
+    }
+
+    [Fact]
+    public async Task Cyclic_repetitions_get_their_own_folders_and_a_summary_across_them()
+    {
+        string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "shared,default", "--repeat", "2",
+            "--duration", "0.2", "--runs", "1", "--warmup", "0", "--name", "rep", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("across repetitions", output, StringComparison.Ordinal);
+        AssertCyclicFiles(Path.Combine(_root, "rep-rep1"), ["shared", "default"]);
+        AssertCyclicFiles(Path.Combine(_root, "rep-rep2"), ["shared", "default"]);
+        string combined = Path.Combine(_root, "rep");
+        Assert.Equal(1 + (2 * 2), ParseCsv(Path.Combine(combined, "repetitions.csv")).Count); // header + 2 repetitions x 2 schemes
+        using (JsonDocument summary = ParseJson(Path.Combine(combined, "summary.json")))
+        {
+            Assert.Equal(2, summary.RootElement.GetProperty("data").GetProperty("schemes").GetArrayLength());
+        }
+
+        ParseSvg(Path.Combine(combined, "stp.svg"));
+    }
+
+    [Fact]
+    public async Task Cyclic_with_unit_profiles_warns_instead_of_measuring()
+    {
+        string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "static", "--profile-fallback", "unit",
+            "--duration", "0.2", "--runs", "1", "--warmup", "0", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("assuming speedup 1", error, StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(_root, "profiles.json")));
+    }
+
+    [Fact]
+    public async Task Symmetric_runs_k_instances_per_program()
+    {
+        string[] args = ["symmetric", "--programs", "quicksort", "-k", Environment.ProcessorCount >= 2 ? "2" : "1", "--schemes", "shared,static", "--duration", "0.3", "--runs", "1", "--warmup", "0", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("MNTT", output, StringComparison.Ordinal);
+        string folder = Path.Combine(_root, "symmetric-quicksort");
+        AssertCyclicFiles(folder, ["shared", "static"]);
+        List<List<string>> runs = CsvParser.Parse(File.ReadAllText(Path.Combine(folder, "runs.csv")));
+        Assert.Contains(runs, r => r.Contains("quicksort#1"));
+        string combined = Path.Combine(_root, "symmetric");
+        List<List<string>> mntt = ParseCsv(Path.Combine(combined, "mntt.csv"));
+        Assert.Equal(1 + 2, mntt.Count); // header + 1 program x 2 schemes
+        ParseSvg(Path.Combine(combined, "mntt.svg"));
+        Assert.Contains("MNTT", File.ReadAllText(Path.Combine(combined, "summary.md")), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Granularity_sweeps_every_fraction()
+    {
+        string[] args = ["granularity", "--programs", "quicksort,strassen", "--max-exponent", "3", "--runs", "1", "--warmup", "0", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        string folder = Path.Combine(_root, "granularity");
+        List<List<string>> rows = ParseCsv(Path.Combine(folder, "runs.csv"));
+        Assert.Equal(1 + (2 * 4), rows.Count); // header + 2 programs x 4 fractions x 1 run
+        ParseJson(Path.Combine(folder, "summary.json")).Dispose();
+        ParseSvg(Path.Combine(folder, "time-vs-granularity.svg"));
+        Assert.True(File.Exists(Path.Combine(folder, "summary.md")));
+    }
+
+    [Fact]
+    public async Task Scalability_measures_speedups_and_stores_profiles()
+    {
+        string profiles = Path.Combine(_root, "store", "my-profiles.json");
+        string[] args = ["scalability", "--programs", "quicksort", "--runs", "1", "--warmup", "0", "--profiles", profiles, "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        string folder = Path.Combine(_root, "scalability");
+        ParseCsv(Path.Combine(folder, "runs.csv"));
+        ParseCsv(Path.Combine(folder, "sequential.csv"));
+        ParseJson(Path.Combine(folder, "speedup-tables.json")).Dispose();
+        ParseSvg(Path.Combine(folder, "speedup-vs-cores.svg"));
+        var store = DivCon.Schedulers.Multiprogram.Profiles.ScalabilityProfileStore.Load(profiles);
+        Assert.True(store.TryGet("quicksort", "8192", out var profile));
+        Assert.Equal(1, profile.ParallelTimes[0].Cores);
+    }
+
+    [Fact]
+    public async Task Phases_profiles_every_level()
+    {
+        string[] args = ["phases", "--programs", "quicksort,strassen", "--runs", "1", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        string folder = Path.Combine(_root, "phases");
+        List<List<string>> rows = ParseCsv(Path.Combine(folder, "phases.csv"));
+        Assert.Contains(rows, r => r[0] == "strassen");
+        ParseSvg(Path.Combine(folder, "phases-quicksort.svg"));
+        ParseJson(Path.Combine(folder, "stamp.json")).Dispose();
+    }
+
+    [Fact]
+    public async Task A_rerun_removes_stale_files_of_its_folder()
+    {
+        string folder = Path.Combine(_root, "phases");
+        Directory.CreateDirectory(folder);
+        await File.WriteAllTextAsync(Path.Combine(folder, "phases-old.svg"), "<svg/>");
+        await File.WriteAllTextAsync(Path.Combine(folder, "stamp.json"), "{}"); // an earlier run's folder
+        string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.False(File.Exists(Path.Combine(folder, "phases-old.svg")));
+    }
+
+    [Fact]
+    public async Task A_folder_without_a_run_stamp_is_never_cleaned()
+    {
+        string folder = Path.Combine(_root, "phases");
+        Directory.CreateDirectory(folder);
+        await File.WriteAllTextAsync(Path.Combine(folder, "notes.md"), "mine");
+        string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Equal("mine", await File.ReadAllTextAsync(Path.Combine(folder, "notes.md")));
+    }
+
+    private static void AssertCyclicFiles(string folder, IReadOnlyList<string> schemes)
+    {
+        List<List<string>> runs = ParseCsv(Path.Combine(folder, "runs.csv"));
+        foreach (string scheme in schemes)
+        {
+            Assert.Contains(runs, r => r.Contains(scheme));
+        }
+
+        ParseCsv(Path.Combine(folder, "isolated.csv"));
+        using (JsonDocument summary = ParseJson(Path.Combine(folder, "summary.json")))
+        {
+            Assert.Equal(schemes.Count, summary.RootElement.GetProperty("data").GetProperty("schemes").GetArrayLength());
+        }
+
+        ParseJson(Path.Combine(folder, "stamp.json")).Dispose();
+        foreach (string chart in new[] { "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg" })
+        {
+            ParseSvg(Path.Combine(folder, chart));
+        }
+
+        Assert.Contains("| Machine", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
+    }
+
+    private static List<List<string>> ParseCsv(string path)
+    {
+        List<List<string>> rows = CsvParser.Parse(File.ReadAllText(path));
+        Assert.True(rows.Count >= 2, $"{path} has no data rows");
+        Assert.All(rows, r => Assert.Equal(rows[0].Count, r.Count));
+        return rows;
+    }
+
+    private static JsonDocument ParseJson(string path) => JsonDocument.Parse(File.ReadAllText(path));
+
+    private static void ParseSvg(string path)
+    {
+        XDocument svg = XDocument.Load(path);
+        Assert.Equal("svg", svg.Root!.Name.LocalName);
+    }
+}
