@@ -1,0 +1,116 @@
+using DivCon.Schedulers;
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Skeletons;
+
+namespace DivCon.Harness.Tests;
+
+/// <summary>
+/// The code shown in the repository's README, verbatim where possible, so that the README stays true: if an API it
+/// shows changes, these stop compiling or fail.
+/// </summary>
+[Collection(ReadmeExamplesCollection.Name)]
+public sealed class ReadmeExamplesTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
+
+    [Fact]
+    public async Task Lambda_quicksort_sorts()
+    {
+        // README: "A parallel quicksort in a few lines".
+        var quicksort = DivideAndConquer.Create<int[], int[]>(
+            shouldSplit: (items, depth) => items.Length > 4096 && depth < 40,
+            split: (items, depth) =>
+            {
+                int pivot = items[items.Length / 2];
+                return [items.Where(x => x < pivot).ToArray(),
+                        items.Where(x => x == pivot).ToArray(),
+                        items.Where(x => x > pivot).ToArray()];
+            },
+            execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
+            merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
+
+        int[] input = Enumerable.Range(0, 1_000_000).Select(i => i * 7919 % 1_000_003).ToArray();
+        int[] sorted = await quicksort.RunAsync(input).WaitAsync(s_timeout);
+
+        Assert.Equal(input.Order().ToArray(), sorted);
+    }
+
+    [Fact]
+    public async Task All_equal_input_terminates_with_the_depth_bound()
+    {
+        var quicksort = DivideAndConquer.Create<int[], int[]>(
+            shouldSplit: (items, depth) => items.Length > 4096 && depth < 40,
+            split: (items, depth) =>
+            {
+                int pivot = items[items.Length / 2];
+                return [items.Where(x => x < pivot).ToArray(),
+                        items.Where(x => x == pivot).ToArray(),
+                        items.Where(x => x > pivot).ToArray()];
+            },
+            execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
+            merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
+
+        int[] sorted = await quicksort.RunAsync(new int[10_000]).WaitAsync(s_timeout);
+
+        Assert.Equal(10_000, sorted.Length);
+        Assert.All(sorted, x => Assert.Equal(0, x));
+    }
+
+    [Fact]
+    public async Task Subclass_sum_of_squares_on_a_work_stealing_scheduler()
+    {
+        using var scheduler = new WorkStealingTaskScheduler(workerCount: 2);
+        var sum = new SumOfSquaresExample(Enumerable.Range(0, 100_000).Select(i => i % 1024).ToArray())
+        {
+            Granularity = Granularity.Automatic(leavesPerWorker: 4),
+        };
+        var phases = new PhaseAggregator();
+
+        long result = await sum.RunAsync(
+            new IndexRange(0, 100_000),
+            DivideAndConquerOptions.Default with { Scheduler = scheduler, Observer = phases }).WaitAsync(s_timeout);
+
+        Assert.Equal(Enumerable.Range(0, 100_000).Sum(i => (long)(i % 1024) * (i % 1024)), result);
+        Assert.Equal(8, phases.TotalCount(DivideAndConquerPhase.Execute));
+    }
+
+    [Fact]
+    public async Task Multiprogram_scheduler_runs_two_programs_and_records_decisions()
+    {
+        using var pool = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            WorkerCount = 4,
+            Pin = false,
+            RebalanceInterval = TimeSpan.FromMilliseconds(100),
+        });
+        using ProgramTaskScheduler sorting = pool.Register("quicksort", speedup: 1.9);
+        using ProgramTaskScheduler counting = pool.Register("sumsq", speedup: 3.8);
+
+        var sumsq = MapReduce.Create<long>(map: i => (long)i * i, reduce: (a, b) => a + b, identity: 0);
+        Task<long> first = sumsq.RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = counting });
+        Task<long> second = MapReduce.Create<long>(map: i => i, reduce: (a, b) => a + b, identity: 0)
+            .RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = sorting });
+        await Task.WhenAll(first, second).WaitAsync(s_timeout);
+
+        Assert.Equal(Enumerable.Range(0, 1_000_000).Sum(i => (long)i * i), first.Result);
+        Assert.Equal(499_999_500_000L, second.Result);
+        Assert.Equal(4, pool.CurrentAllocation.Sum(a => a.Cores));
+        Assert.NotEmpty(pool.History);
+    }
+
+    /// <summary>README: the subclass model (stateful, in-place friendly).</summary>
+    private sealed class SumOfSquaresExample(int[] values) : MapReduce<long>
+    {
+        protected override long Identity => 0;
+
+        protected override long Map(int index) => (long)values[index] * values[index];
+
+        protected override long Reduce(long left, long right) => left + right;
+    }
+}
+
+[CollectionDefinition(Name, DisableParallelization = true)]
+public sealed class ReadmeExamplesCollection
+{
+    public const string Name = "README examples";
+}
