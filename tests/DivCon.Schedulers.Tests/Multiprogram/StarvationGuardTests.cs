@@ -9,7 +9,9 @@ public class StarvationGuardTests
 {
     private const int Intervals = 12;
 
-    public static TheoryData<string> PolicyNames => ["equal", "proportional", "task-availability", "hill-climbing"];
+    private static readonly string[] AllPolicies = ["equal", "proportional", "task-availability", "hill-climbing"];
+
+    public static TheoryData<string> PolicyNames => new(AllPolicies);
 
     private static IAllocationPolicy PolicyNamed(string name) => name switch
     {
@@ -66,6 +68,23 @@ public class StarvationGuardTests
     {
         var history = Run(PolicyNamed(policy), 2, [1.9, 1.8, 1.5, 1.2, 1.1], [100, 100, 100, 100, 100], 20);
         AssertEveryoneServedWithin(history, 4, [0, 1, 2, 3, 4]);
+    }
+
+    [Theory]
+    [InlineData(4, 2)]
+    [InlineData(6, 2)]
+    [InlineData(5, 3)]
+    [InlineData(7, 4)]
+    [InlineData(9, 4)]
+    public void Every_busy_program_gets_a_core_within_programs_minus_cores_plus_one_decisions(int programs, int cores)
+    {
+        double[] speedups = [.. Enumerable.Range(0, programs).Select(i => cores - (i * (cores - 1.0) / programs))];
+        int[] available = [.. Enumerable.Repeat(100, programs)];
+        foreach (string policy in AllPolicies)
+        {
+            var history = Run(PolicyNamed(policy), cores, speedups, available, 30);
+            AssertEveryoneServedWithin(history, programs - cores + 1, Enumerable.Range(0, programs));
+        }
     }
 
     [Fact]
