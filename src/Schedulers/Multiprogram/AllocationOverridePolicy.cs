@@ -10,7 +10,7 @@ namespace DivCon.Schedulers.Multiprogram;
 internal sealed class AllocationOverridePolicy : IAllocationPolicy
 {
     /// <summary>The <see cref="Name"/> while an override stands.</summary>
-    public const string OverrideName = "override";
+    public const string OverrideName = StarvationGuard.ExplicitPolicyName;
 
     private Dictionary<ProgramId, int>? _override;
 

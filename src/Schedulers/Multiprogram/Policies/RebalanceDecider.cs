@@ -23,7 +23,9 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 public sealed class RebalanceDecider
 {
     private readonly CpuPlacement _placement;
+    private readonly StarvationGuard _guard = new();
     private AllocationDecision? _last;
+    private AllocationDecision? _lastApplied;
 
     /// <summary>Creates a decider.</summary>
     /// <param name="policy">The allocation policy.</param>
@@ -44,8 +46,11 @@ public sealed class RebalanceDecider
     /// <summary>The CPU sets as of the last decision.</summary>
     public CpuAssignment Placement { get; private set; } = CpuAssignment.Empty;
 
-    /// <summary>The last decision the policy made (not updated by skipped decisions).</summary>
+    /// <summary>The last decision the policy made (not updated by skipped decisions), before the starvation guard.</summary>
     public AllocationDecision? LastDecision => _last;
+
+    /// <summary>The last allocation placed: <see cref="LastDecision"/> after the starvation guard.</summary>
+    public AllocationDecision? LastAppliedDecision => _lastApplied;
 
     /// <summary>Decides, places and reports.</summary>
     /// <param name="snapshot">The workload now; its core count must equal the topology's CPU count.</param>
@@ -70,16 +75,19 @@ public sealed class RebalanceDecider
         }
 
         var before = snapshot.Programs.Select(p => new ProgramAllocation(p.Id, p.CurrentCores)).ToArray();
-        if (reason == RebalanceReason.Interval && _last is not null && Policy.IsStillValid(snapshot, _last))
+        if (reason == RebalanceReason.Interval && _last is not null && _lastApplied is not null
+            && !StarvationGuard.MayAct(snapshot) && Policy.IsStillValid(snapshot, _last))
         {
             return new RebalanceEvent(timestamp, reason, Skipped: true, Policy.Name, "previous decision still stands",
-                before, [.. _last.Allocations], [], Placement);
+                before, [.. _lastApplied.Allocations], [], Placement);
         }
 
-        var decision = Policy.Allocate(snapshot);
+        var policyDecision = Policy.Allocate(snapshot);
+        var decision = _guard.Apply(policyDecision);
         var after = decision.Allocations.ToArray();
         var placed = _placement.Place(Placement, after);
-        _last = decision;
+        _last = policyDecision;
+        _lastApplied = decision;
         Placement = placed.Assignment;
         return new RebalanceEvent(timestamp, reason, Skipped: false, Policy.Name,
             $"{decision.Explanation}; placement {placed.Strategy}, {placed.Moves.Count} moves",

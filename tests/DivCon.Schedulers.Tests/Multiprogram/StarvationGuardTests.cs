@@ -1,0 +1,157 @@
+using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Topology;
+
+namespace DivCon.Schedulers.Tests.Multiprogram;
+
+/// <summary>The starvation guard: with more programs than cores, every program with tasks gets a turn.</summary>
+public class StarvationGuardTests
+{
+    private const int Intervals = 12;
+
+    private static readonly string[] AllPolicies = ["equal", "proportional", "task-availability", "hill-climbing"];
+
+    public static TheoryData<string> PolicyNames => new(AllPolicies);
+
+    private static IAllocationPolicy PolicyNamed(string name) => name switch
+    {
+        "equal" => new EqualSharePolicy(),
+        "proportional" => new ProportionalPolicy(),
+        "task-availability" => new TaskAvailabilityPolicy(),
+        "hill-climbing" => new HillClimbingPolicy(),
+        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown policy."),
+    };
+
+    /// <summary>Feeds each decision back as the programs' current cores, as the mechanism does, for interval decisions.</summary>
+    private static List<int[]> Run(IAllocationPolicy policy, int cores, double[] speedups, int[] available, int intervals = Intervals)
+    {
+        var decider = new RebalanceDecider(policy, CpuTopology.Uniform(1, cores));
+        var held = new int[speedups.Length];
+        var history = new List<int[]>();
+        for (int round = 0; round < intervals; round++)
+        {
+            var snapshot = new AllocationSnapshot(cores, speedups.Select((s, i) => new ProgramState(new ProgramId(i), s, available[i], held[i])));
+            RebalanceEvent decision = decider.Decide(snapshot, round == 0 ? RebalanceReason.Arrival : RebalanceReason.Interval, round);
+            held = [.. decision.After.Select(a => a.Cores)];
+            Assert.Equal(cores, held.Sum());
+            Assert.All(held, c => Assert.True(c >= 0));
+            history.Add(held);
+        }
+
+        return history;
+    }
+
+    private static void AssertEveryoneServedWithin(List<int[]> history, int window, IEnumerable<int> programs)
+    {
+        for (int start = 0; start + window <= history.Count; start++)
+        {
+            foreach (int p in programs)
+            {
+                Assert.True(history.Skip(start).Take(window).Any(d => d[p] >= 1),
+                    $"Program {p} had no core in decisions {start}..{start + window - 1}: "
+                    + string.Join(" | ", history.Select(d => string.Join(",", d))));
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(PolicyNames))]
+    public void Three_busy_programs_on_two_cores_take_turns(string policy)
+    {
+        var history = Run(PolicyNamed(policy), 2, [1.9, 1.5, 1.2], [100, 100, 100]);
+        AssertEveryoneServedWithin(history, 2, [0, 1, 2]);
+    }
+
+    [Theory]
+    [MemberData(nameof(PolicyNames))]
+    public void Five_busy_programs_on_two_cores_each_get_a_core_within_four_decisions(string policy)
+    {
+        var history = Run(PolicyNamed(policy), 2, [1.9, 1.8, 1.5, 1.2, 1.1], [100, 100, 100, 100, 100], 20);
+        AssertEveryoneServedWithin(history, 4, [0, 1, 2, 3, 4]);
+    }
+
+    [Theory]
+    [InlineData(4, 2)]
+    [InlineData(6, 2)]
+    [InlineData(5, 3)]
+    [InlineData(7, 4)]
+    [InlineData(9, 4)]
+    public void Every_busy_program_gets_a_core_within_programs_minus_cores_plus_one_decisions(int programs, int cores)
+    {
+        double[] speedups = [.. Enumerable.Range(0, programs).Select(i => cores - (i * (cores - 1.0) / programs))];
+        int[] available = [.. Enumerable.Repeat(100, programs)];
+        foreach (string policy in AllPolicies)
+        {
+            var history = Run(PolicyNamed(policy), cores, speedups, available, 30);
+            AssertEveryoneServedWithin(history, programs - cores + 1, Enumerable.Range(0, programs));
+        }
+    }
+
+    [Fact]
+    public void Equal_speedups_rotate_so_that_each_interval_a_different_program_sits_out()
+    {
+        var history = Run(new EqualSharePolicy(), 2, [1.5, 1.5, 1.5], [100, 100, 100]);
+        int[] sittingOut = [.. history.Skip(1).Select(d => Array.IndexOf(d, 0))];
+        Assert.All(sittingOut, p => Assert.InRange(p, 0, 2));
+        for (int i = 1; i < sittingOut.Length; i++)
+        {
+            Assert.NotEqual(sittingOut[i - 1], sittingOut[i]);
+        }
+
+        Assert.Equal(3, sittingOut.Distinct().Count());
+    }
+
+    [Theory]
+    [MemberData(nameof(PolicyNames))]
+    public void A_program_without_tasks_is_not_given_a_core(string policy)
+    {
+        var history = Run(PolicyNamed(policy), 2, [1.9, 1.5, 1.2], [100, 100, 0]);
+        Assert.All(history.Skip(1), d => Assert.Equal(0, d[2]));
+        AssertEveryoneServedWithin(history, 2, [0, 1]);
+    }
+
+    [Fact]
+    public void The_guard_explains_itself_and_leaves_explicit_allocations_alone()
+    {
+        var guard = new StarvationGuard();
+        var snapshot = new AllocationSnapshot(2, [
+            new ProgramState(new ProgramId(0), 2, 5, 1), new ProgramState(new ProgramId(1), 1.5, 5, 1), new ProgramState(new ProgramId(2), 1.2, 5, 0)]);
+        var policy = new AllocationDecision("proportional", snapshot, [1, 1, 0], usedFastPath: true, "largest remainder");
+        var guarded = guard.Apply(policy);
+        Assert.Equal(1, guarded.Cores[2]);
+        Assert.Equal(2, guarded.Cores.Sum());
+        Assert.Contains("starvation guard", guarded.Explanation, StringComparison.Ordinal);
+        Assert.StartsWith("largest remainder", guarded.Explanation, StringComparison.Ordinal);
+
+        var explicitDecision = new AllocationDecision(StarvationGuard.ExplicitPolicyName, snapshot, [1, 1, 0], usedFastPath: false, "set");
+        Assert.Same(explicitDecision, new StarvationGuard().Apply(explicitDecision));
+        Assert.Throws<ArgumentNullException>("decision", () => guard.Apply(null!));
+        Assert.Throws<ArgumentNullException>("snapshot", () => StarvationGuard.MayAct(null!));
+    }
+
+    [Fact]
+    public void With_at_least_as_many_cores_as_programs_the_guard_is_a_no_op()
+    {
+        var random = new Random(20261121);
+        IAllocationPolicy[] policies = [new EqualSharePolicy(), new ProportionalPolicy(), new TaskAvailabilityPolicy(), new HillClimbingPolicy()];
+        int checkedCases = 0;
+        for (int i = 0; i < 400; i++)
+        {
+            AllocationSnapshot snapshot = Workloads.Random(random, maxCores: 32, maxPrograms: 8);
+            if (snapshot.Programs.Count > snapshot.CoreCount)
+            {
+                continue;
+            }
+
+            var guard = new StarvationGuard();
+            foreach (IAllocationPolicy policy in policies)
+            {
+                AllocationDecision decision = policy.Allocate(snapshot);
+                Assert.Same(decision, guard.Apply(decision));
+                checkedCases++;
+            }
+        }
+
+        Assert.True(checkedCases > 100, $"Only {checkedCases} cases had cores >= programs.");
+    }
+}
