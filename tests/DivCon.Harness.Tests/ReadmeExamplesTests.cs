@@ -8,7 +8,7 @@ namespace DivCon.Harness.Tests;
 /// The code shown in the repository's README, verbatim where possible, so that the README stays true: if an API it
 /// shows changes, these stop compiling or fail.
 /// </summary>
-[Collection(ReadmeExamplesCollection.Name)]
+[Collection(ReadmeExamplesGroup.Name)]
 public sealed class ReadmeExamplesTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(60);
@@ -16,18 +16,7 @@ public sealed class ReadmeExamplesTests
     [Fact]
     public async Task Lambda_quicksort_sorts()
     {
-        // README: "A parallel quicksort in a few lines".
-        var quicksort = DivideAndConquer.Create<int[], int[]>(
-            shouldSplit: (items, depth) => items.Length > 4096 && depth < 40,
-            split: (items, depth) =>
-            {
-                int pivot = items[items.Length / 2];
-                return [items.Where(x => x < pivot).ToArray(),
-                        items.Where(x => x == pivot).ToArray(),
-                        items.Where(x => x > pivot).ToArray()];
-            },
-            execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
-            merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
+        var quicksort = ReadmeQuicksort();
 
         int[] input = Enumerable.Range(0, 1_000_000).Select(i => i * 7919 % 1_000_003).ToArray();
         int[] sorted = await quicksort.RunAsync(input).WaitAsync(s_timeout);
@@ -38,17 +27,7 @@ public sealed class ReadmeExamplesTests
     [Fact]
     public async Task All_equal_input_terminates_with_the_depth_bound()
     {
-        var quicksort = DivideAndConquer.Create<int[], int[]>(
-            shouldSplit: (items, depth) => items.Length > 4096 && depth < 40,
-            split: (items, depth) =>
-            {
-                int pivot = items[items.Length / 2];
-                return [items.Where(x => x < pivot).ToArray(),
-                        items.Where(x => x == pivot).ToArray(),
-                        items.Where(x => x > pivot).ToArray()];
-            },
-            execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
-            merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
+        var quicksort = ReadmeQuicksort();
 
         int[] sorted = await quicksort.RunAsync(new int[10_000]).WaitAsync(s_timeout);
 
@@ -92,11 +71,25 @@ public sealed class ReadmeExamplesTests
             .RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = sorting });
         await Task.WhenAll(first, second).WaitAsync(s_timeout);
 
-        Assert.Equal(Enumerable.Range(0, 1_000_000).Sum(i => (long)i * i), first.Result);
-        Assert.Equal(499_999_500_000L, second.Result);
+        Assert.Equal(Enumerable.Range(0, 1_000_000).Sum(i => (long)i * i), await first);
+        Assert.Equal(499_999_500_000L, await second);
         Assert.Equal(4, pool.CurrentAllocation.Sum(a => a.Cores));
         Assert.NotEmpty(pool.History);
     }
+
+    /// <summary>README: "A parallel quicksort in a few lines", verbatim.</summary>
+    private static DivideAndConquer<int[], int[]> ReadmeQuicksort() =>
+        DivideAndConquer.Create<int[], int[]>(
+            shouldSplit: (items, depth) => items.Length > 4096 && depth < 40,
+            split: (items, depth) =>
+            {
+                int pivot = items[items.Length / 2];
+                return [items.Where(x => x < pivot).ToArray(),
+                        items.Where(x => x == pivot).ToArray(),
+                        items.Where(x => x > pivot).ToArray()];
+            },
+            execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
+            merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
 
     /// <summary>README: the subclass model (stateful, in-place friendly).</summary>
     private sealed class SumOfSquaresExample(int[] values) : MapReduce<long>
@@ -110,7 +103,7 @@ public sealed class ReadmeExamplesTests
 }
 
 [CollectionDefinition(Name, DisableParallelization = true)]
-public sealed class ReadmeExamplesCollection
+public sealed class ReadmeExamplesGroup
 {
     public const string Name = "README examples";
 }
