@@ -21,8 +21,18 @@ namespace DivCon.Harness.Schemes;
 /// </remarks>
 public abstract class MultiprogramScheme(IReadOnlyList<WorkloadMember> workload, SchemeContext context) : WorkloadScheme(workload, context)
 {
-    /// <summary>Whether the policy is re-run every <see cref="SchemeContext.RebalanceInterval"/> (false: only on arrival and departure).</summary>
+    /// <summary>
+    /// Whether the policy is re-run every <see cref="SchemeContext.RebalanceInterval"/> (false: only on arrival and
+    /// departure, unless the workload has more programs than workers; see <see cref="UsesIntervalDecisions"/>).
+    /// </summary>
     protected abstract bool Repartitions { get; }
+
+    /// <summary>
+    /// Whether the scheduler gets a rebalancing interval: when the policy repartitions, and always when the workload
+    /// has more programs than workers, because then only interval decisions let the starvation guard time-share the
+    /// cores (a decision at arrival alone would leave the programs beyond the core count without one for good).
+    /// </summary>
+    public bool UsesIntervalDecisions => Repartitions || Workload.Count > Context.Workers;
 
     /// <summary>Creates the scheme's policy.</summary>
     /// <returns>The policy.</returns>
@@ -47,7 +57,7 @@ public abstract class MultiprogramScheme(IReadOnlyList<WorkloadMember> workload,
                 WorkerCount = cpus.Count,
                 Pin = Context.Machine.PinningSupported,
                 Policy = CreatePolicy(),
-                RebalanceInterval = Repartitions ? Context.RebalanceInterval : Timeout.InfiniteTimeSpan,
+                RebalanceInterval = UsesIntervalDecisions ? Context.RebalanceInterval : Timeout.InfiniteTimeSpan,
                 EnableLending = Context.Lending,
                 TimeProvider = Context.Time,
             });

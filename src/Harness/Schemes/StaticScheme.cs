@@ -8,6 +8,11 @@ namespace DivCon.Harness.Schemes;
 /// cores in proportion to each program's whole-machine speedup, decided when the programs arrive and never
 /// repartitioned.
 /// </summary>
+/// <remarks>
+/// With more programs than workers a fixed partition would leave some program without a core for good, so the
+/// scheduler then also makes interval decisions; the policy's answer does not change, and only the starvation
+/// guard's time sharing acts on them (see <see cref="MultiprogramScheme"/>).
+/// </remarks>
 public sealed class StaticScheme(IReadOnlyList<WorkloadMember> workload, SchemeContext context) : MultiprogramScheme(workload, context)
 {
     /// <summary>The registry name.</summary>

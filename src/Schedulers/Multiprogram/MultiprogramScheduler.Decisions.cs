@@ -176,7 +176,7 @@ public sealed partial class MultiprogramScheduler
         {
             ProgramTaskScheduler p = _programs[i];
             states[i] = new ProgramState(
-                p.ProgramId, p.Speedup, (int)Math.Min(p.AvailableTasks, int.MaxValue), p.CurrentCores, p.Scalability);
+                p.ProgramId, p.Speedup, (int)Math.Min(p.AvailableTasks, int.MaxValue), p.CurrentCores, p.Scalability, p.ServingWorkers);
         }
 
         RebalanceEvent decision = _decider.Decide(new AllocationSnapshot(WorkerCount, states), reason, TimeProvider.GetTimestamp());

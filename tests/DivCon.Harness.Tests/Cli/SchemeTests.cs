@@ -90,6 +90,18 @@ public class SchemeTests
         Assert.Contains("lending", e.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(1, 1, false)]
+    [InlineData(2, 2, false)]
+    [InlineData(2, 1, true)]
+    public void Static_gets_interval_decisions_only_when_programs_outnumber_workers(int programs, int workers, bool expected)
+    {
+        (IReadOnlyList<WorkloadMember> workload, SchemeContext context) = Setup(programs);
+        var scheme = new StaticScheme(workload, context with { Workers = workers });
+        Assert.Equal(expected, scheme.UsesIntervalDecisions);
+        Assert.True(new DynamicScheme(workload, context with { Workers = workers }).UsesIntervalDecisions);
+    }
+
     [Fact]
     public void Registry_rejects_unknown_names_with_the_list()
     {

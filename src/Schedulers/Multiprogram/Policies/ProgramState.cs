@@ -17,8 +17,13 @@ public sealed record ProgramState
     /// <param name="availableTasks">Tasks queued and not yet started (the live count); at least 0.</param>
     /// <param name="currentCores">Cores the program holds now; at least 0.</param>
     /// <param name="table">Optional speedup by core count, used by policies that search over core counts.</param>
+    /// <param name="servingWorkers">
+    /// Workers actually running the program's tasks now (owned or lent; a worker moves only between tasks, so this
+    /// lags <paramref name="currentCores"/>); at least 0. <see langword="null"/>: not measured, taken as
+    /// <paramref name="currentCores"/>.
+    /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A number is out of range; the message names it and its value.</exception>
-    public ProgramState(ProgramId id, double speedup, int availableTasks, int currentCores, ScalabilityTable? table = null)
+    public ProgramState(ProgramId id, double speedup, int availableTasks, int currentCores, ScalabilityTable? table = null, int? servingWorkers = null)
     {
         if (!double.IsFinite(speedup) || speedup <= 0)
         {
@@ -27,7 +32,13 @@ public sealed record ProgramState
 
         ArgumentOutOfRangeException.ThrowIfNegative(availableTasks);
         ArgumentOutOfRangeException.ThrowIfNegative(currentCores);
+        if (servingWorkers is < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(servingWorkers), servingWorkers, $"Serving workers of {id} must be at least 0.");
+        }
+
         Id = id;
+        ServingWorkers = servingWorkers ?? currentCores;
         Speedup = speedup;
         AvailableTasks = availableTasks;
         CurrentCores = currentCores;
@@ -45,6 +56,12 @@ public sealed record ProgramState
 
     /// <summary>Cores the program holds now.</summary>
     public int CurrentCores { get; }
+
+    /// <summary>
+    /// Workers running the program's tasks now (owned or lent), as measured; equals <see cref="CurrentCores"/> when
+    /// not measured. Differs from it while workers finish a task of the program they are leaving.
+    /// </summary>
+    public int ServingWorkers { get; }
 
     /// <summary>Speedup by core count, when measured; <see langword="null"/> when only <see cref="Speedup"/> is known.</summary>
     public ScalabilityTable? Table { get; }

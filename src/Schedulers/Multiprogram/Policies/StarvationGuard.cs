@@ -4,31 +4,37 @@ using System.Text;
 namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>
-/// Wraps any policy's decision so that no program with queued tasks waits for a core for more than one interval
-/// in a row: with more programs than cores it turns the policy's split into a round-robin time slice.
+/// Wraps any policy's decision so that, when more programs have tasks than there are cores, the cores are time-shared
+/// among them by the time each has actually been served, instead of some program never getting one.
 /// </summary>
 /// <remarks>
 /// <para>
-/// Why: with more programs than cores every policy gives some program zero cores, and lending only helps when
+/// Why: with more busy programs than cores every policy gives some program zero cores, and lending only helps when
 /// another program is idle. In a busy workload nobody is idle, so without the guard that program never runs.
 /// </para>
 /// <para>
-/// Rule: a program is <em>starving</em> when it has available tasks, held no core before the decision
-/// (<see cref="ProgramState.CurrentCores"/> is 0) and the policy gives it none again. Starving programs are served
-/// longest-waiting first (then in snapshot order); each takes one core from a donor: the program with the most
-/// cores after the policy, ties to the one that has held cores without a break for longest, then to the lower
-/// speedup, then to the later program. A program that the guard has just given a core, or that was at zero
-/// before and got cores from the policy, is never a donor, so whoever waited is served now. Allocations keep
-/// their sum. With 3 programs on 2 cores each interval a different program sits out; in general a program with
-/// tasks gets a core at least every (programs - cores + 1) decisions.
+/// Rule: a program is <em>busy</em> when it has available tasks. While there are at most as many busy programs as
+/// cores the policy's decision stands unchanged. With more, the guard decides instead (time sharing): each core goes
+/// to a different busy program, so every holder has exactly one core and the policy's proportions do not matter.
+/// Busy programs that hold cores keep one; free cores go to waiting busy programs, least-served first (then
+/// longest-waiting, then snapshot order). Then each waiting program, least-served first, replaces the most-served
+/// holder if it has been served strictly less. A holder is never replaced before its turn has begun: while it holds
+/// a core that no worker has reached yet (nobody serves it, because a worker moves only between tasks).
 /// </para>
 /// <para>
-/// With at least as many cores as programs every policy already gives each program a core, so the guard never
-/// acts. Decisions by <see cref="ExplicitPolicyName"/> (allocations set by hand) are never changed.
+/// <em>Served</em> is a decayed sum of <see cref="ProgramState.ServingWorkers"/> over the decisions (factor
+/// <see cref="ServiceDecay"/> per decision). Because workers move only between tasks, a program with long tasks keeps
+/// a core for longer than it was given it; counting what each program actually got gives the next turn to the one
+/// that got least, so programs with short tasks are not left with short turns. Without that lag (every worker arrives
+/// at once) the rotation is round-robin-like: a busy program gets a core within (busy programs - cores + 1)
+/// decisions.
 /// </para>
 /// <para>
-/// State: for each program, the number of the last decision in which it held a core and the last in which it
-/// held none (no clock). Not thread-safe: one caller (the rebalancer) at a time.
+/// Decisions by <see cref="ExplicitPolicyName"/> (allocations set by hand) are never changed.
+/// </para>
+/// <para>
+/// State: for each program, its decayed service and the numbers of the last decision in which it held a core and the last in which it held none (no clock). Not
+/// thread-safe: one caller (the rebalancer) at a time.
 /// </para>
 /// </remarks>
 public sealed class StarvationGuard
@@ -36,6 +42,10 @@ public sealed class StarvationGuard
     /// <summary>The policy name of explicit allocations, which the guard leaves alone.</summary>
     public const string ExplicitPolicyName = "override";
 
+    /// <summary>The factor by which a program's served-worker sum decays at each decision (0.95: half-life of about 14 decisions).</summary>
+    public const double ServiceDecay = 0.95;
+
+    private readonly Dictionary<ProgramId, double> _service = [];
     private readonly Dictionary<ProgramId, long> _lastHeld = [];
     private readonly Dictionary<ProgramId, long> _lastIdle = [];
     private long _round;
@@ -61,128 +71,163 @@ public sealed class StarvationGuard
         return false;
     }
 
-    /// <summary>Applies the guard to a policy's decision and records who held cores.</summary>
+    /// <summary>Applies the guard to a policy's decision and records who held cores and who was served.</summary>
     /// <param name="decision">The policy's decision; its snapshot is the workload now.</param>
-    /// <returns><paramref name="decision"/> itself when nobody starves, otherwise a corrected decision whose
-    /// explanation says what the guard moved.</returns>
+    /// <returns><paramref name="decision"/> itself when at most as many programs are busy as there are cores,
+    /// otherwise the time-sharing decision, whose explanation says what the guard did.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="decision"/> is null.</exception>
     public AllocationDecision Apply(AllocationDecision decision)
     {
         ArgumentNullException.ThrowIfNull(decision);
         _round++;
+        IReadOnlyList<ProgramState> programs = decision.Snapshot.Programs;
+        RecordService(programs);
         AllocationDecision result = decision.Policy == ExplicitPolicyName ? decision : Correct(decision);
-        Record(decision.Snapshot.Programs, result.Cores);
+        RecordHolders(programs, result.Cores);
         return result;
     }
+
+    /// <summary>A program's decayed served-worker sum (0 for a program the guard has not seen).</summary>
+    /// <param name="id">The program.</param>
+    /// <returns>The sum.</returns>
+    public double Service(ProgramId id) => _service.GetValueOrDefault(id);
 
     private AllocationDecision Correct(AllocationDecision decision)
     {
         IReadOnlyList<ProgramState> programs = decision.Snapshot.Programs;
-        var starving = new List<int>();
+        int coreCount = decision.Snapshot.CoreCount;
+        var holders = new List<int>();
+        var waiting = new List<int>();
         for (int i = 0; i < programs.Count; i++)
         {
-            if (programs[i].AvailableTasks > 0 && programs[i].CurrentCores == 0 && decision.Cores[i] == 0)
+            if (programs[i].AvailableTasks > 0)
             {
-                starving.Add(i);
+                (programs[i].CurrentCores > 0 ? holders : waiting).Add(i);
             }
         }
 
-        if (starving.Count == 0)
+        if (holders.Count + waiting.Count <= coreCount)
         {
             return decision;
         }
 
-        // Longest wait first: the earliest last round with a core (never = long.MinValue), then snapshot order.
-        starving.Sort((a, b) =>
+        waiting.Sort((a, b) => CompareClaims(programs, a, b));
+        var cores = new int[programs.Count];
+        foreach (int h in holders)
         {
-            int byWait = LastHeld(programs[a].Id).CompareTo(LastHeld(programs[b].Id));
-            return byWait != 0 ? byWait : a.CompareTo(b);
-        });
-
-        int[] cores = [.. decision.Cores];
-        var protectedIndex = new bool[programs.Count];
-        for (int i = 0; i < programs.Count; i++)
-        {
-            protectedIndex[i] = programs[i].CurrentCores == 0 && cores[i] > 0; // Waited and is served now.
+            cores[h] = 1;
         }
 
-        var note = new StringBuilder();
-        foreach (int s in starving)
+        var note = new StringBuilder("; starvation guard: time sharing");
+        int free = coreCount - holders.Count;
+        var stillWaiting = new List<int>();
+        foreach (int w in waiting)
         {
-            int donor = PickDonor(programs, cores, protectedIndex);
-            if (donor < 0)
+            if (free > 0)
             {
-                break; // Every core already goes to a program that waited.
+                cores[w] = 1;
+                free--;
+                note.Append(", ").Append(programs[w].Id).Append(" in");
+            }
+            else
+            {
+                stillWaiting.Add(w);
+            }
+        }
+
+        var replaceable = holders.Where(h => programs[h].ServingWorkers > 0).ToList(); // A turn not begun is kept.
+        foreach (int w in stillWaiting)
+        {
+            int donor = MostServed(programs, replaceable);
+            if (donor < 0 || Service(programs[w].Id) >= Service(programs[donor].Id))
+            {
+                break; // Waiting programs come least-served first: nobody after this one is owed a core either.
             }
 
-            cores[donor]--;
-            cores[s]++;
-            protectedIndex[s] = true;
-            note.Append(note.Length == 0 ? "; starvation guard: " : ", ")
-                .Append(programs[s].Id).Append(" +1 from ").Append(programs[donor].Id);
+            replaceable.Remove(donor);
+            cores[donor] = 0;
+            cores[w] = 1;
+            note.Append(", ").Append(programs[w].Id).Append(" for ").Append(programs[donor].Id);
         }
 
-        Debug.Assert(cores.Sum() == decision.Snapshot.CoreCount, "The guard moves cores; it never creates or drops one.");
-        return note.Length == 0
-            ? decision
-            : new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
+        Debug.Assert(cores.Sum() == coreCount, "Time sharing gives every core to exactly one busy program.");
+        return new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
     }
 
-    private int PickDonor(IReadOnlyList<ProgramState> programs, int[] cores, bool[] protectedIndex)
+    /// <summary>Orders waiting programs: least served, then longest wait, then snapshot order.</summary>
+    private int CompareClaims(IReadOnlyList<ProgramState> programs, int a, int b)
+    {
+        int byService = Service(programs[a].Id).CompareTo(Service(programs[b].Id));
+        if (byService != 0)
+        {
+            return byService;
+        }
+
+        // The earliest last round with a core waited longest (never = long.MinValue).
+        int byWait = LastHeld(programs[a].Id).CompareTo(LastHeld(programs[b].Id));
+        return byWait != 0 ? byWait : a.CompareTo(b);
+    }
+
+    /// <summary>The holder to replace: most served, then holding cores without a break for longest, then lower speedup, then later.</summary>
+    private int MostServed(IReadOnlyList<ProgramState> programs, List<int> candidates)
     {
         int best = -1;
-        for (int i = 0; i < programs.Count; i++)
+        foreach (int c in candidates)
         {
-            if (cores[i] == 0 || protectedIndex[i])
+            if (best < 0 || IsMoreReplaceable(programs[c], c, programs[best], best))
             {
-                continue;
-            }
-
-            if (best < 0 || IsBetterDonor(programs, cores, i, best))
-            {
-                best = i;
+                best = c;
             }
         }
 
         return best;
     }
 
-    private bool IsBetterDonor(IReadOnlyList<ProgramState> programs, int[] cores, int candidate, int best)
+    private bool IsMoreReplaceable(ProgramState candidate, int candidateIndex, ProgramState best, int bestIndex)
     {
-        if (cores[candidate] != cores[best])
+        double byService = Service(candidate.Id) - Service(best.Id);
+        if (byService != 0)
         {
-            return cores[candidate] > cores[best];
+            return byService > 0;
         }
 
-        // Held cores without a break for longest: the earliest last round without a core.
-        long idleCandidate = LastIdle(programs[candidate].Id);
-        long idleBest = LastIdle(programs[best].Id);
+        long idleCandidate = LastIdle(candidate.Id);
+        long idleBest = LastIdle(best.Id);
         if (idleCandidate != idleBest)
         {
             return idleCandidate < idleBest;
         }
 
-        if (programs[candidate].Speedup != programs[best].Speedup)
+        if (candidate.Speedup != best.Speedup)
         {
-            return programs[candidate].Speedup < programs[best].Speedup;
+            return candidate.Speedup < best.Speedup;
         }
 
-        return candidate > best;
+        return candidateIndex > bestIndex;
     }
 
-    private void Record(IReadOnlyList<ProgramState> programs, IReadOnlyList<int> cores)
+    private void RecordService(IReadOnlyList<ProgramState> programs)
     {
         // Forget programs that left, so the maps stay as small as the program set.
-        if (_lastHeld.Count + _lastIdle.Count > 4 * programs.Count)
+        if (_service.Count > 2 * programs.Count)
         {
             var present = programs.Select(p => p.Id).ToHashSet();
-            foreach (ProgramId gone in _lastHeld.Keys.Concat(_lastIdle.Keys).Where(id => !present.Contains(id)).ToArray())
+            foreach (ProgramId gone in _service.Keys.Where(id => !present.Contains(id)).ToArray())
             {
+                _service.Remove(gone);
                 _lastHeld.Remove(gone);
                 _lastIdle.Remove(gone);
             }
         }
 
+        foreach (ProgramState p in programs)
+        {
+            _service[p.Id] = (Service(p.Id) * ServiceDecay) + p.ServingWorkers;
+        }
+    }
+
+    private void RecordHolders(IReadOnlyList<ProgramState> programs, IReadOnlyList<int> cores)
+    {
         for (int i = 0; i < programs.Count; i++)
         {
             (cores[i] > 0 ? _lastHeld : _lastIdle)[programs[i].Id] = _round;
