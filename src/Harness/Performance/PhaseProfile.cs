@@ -25,17 +25,7 @@ public sealed class PhaseProfile
             throw new ArgumentOutOfRangeException(nameof(phase), phase, "Unknown phase.");
         }
 
-        lock (_gate)
-        {
-            if (!_ticks.TryGetValue(depth, out long[]? row))
-            {
-                row = new long[4]; // split, execute, merge, count
-                _ticks[depth] = row;
-            }
-
-            row[(int)phase] += elapsed.Ticks;
-            row[3]++;
-        }
+        Accumulate(phase, depth, elapsed, 1);
     }
 
     /// <summary>
@@ -56,6 +46,12 @@ public sealed class PhaseProfile
             throw new ArgumentOutOfRangeException(nameof(phase), phase, "Unknown phase.");
         }
 
+        Accumulate(phase, depth, total, count);
+    }
+
+    /// <summary>Adds validated time and invocations to one phase at one depth.</summary>
+    private void Accumulate(DcPhase phase, int depth, TimeSpan total, long count)
+    {
         lock (_gate)
         {
             if (!_ticks.TryGetValue(depth, out long[]? row))
