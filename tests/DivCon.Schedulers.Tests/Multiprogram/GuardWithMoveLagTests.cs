@@ -68,12 +68,7 @@ public class GuardWithMoveLagTests
     [InlineData("task-availability")]
     public void A_program_with_short_tasks_gets_a_fair_share_beside_programs_with_long_tasks(string policyName)
     {
-        IAllocationPolicy policy = policyName switch
-        {
-            "equal" => new EqualSharePolicy(),
-            "proportional" => new ProportionalPolicy(),
-            _ => new TaskAvailabilityPolicy(),
-        };
+        IAllocationPolicy policy = StarvationGuardTests.PolicyNamed(policyName);
 
         // Two programs whose tasks hold a worker for 6 intervals, one whose tasks last 1: 3 programs, 2 cores.
         const int Rounds = 600;
@@ -141,6 +136,18 @@ public class GuardWithMoveLagTests
         var now = new AllocationSnapshot(2, Programs(1, 1, 1, 1, 0, 0));
         AllocationDecision guarded = guard.Apply(new AllocationDecision("equal", now, [1, 1, 0], usedFastPath: true, "equal"));
         Assert.Equal([0, 1, 1], guarded.Cores);
+    }
+
+    [Fact]
+    public void A_snapshot_that_over_counts_the_cores_still_gets_a_decision_that_sums_to_them()
+    {
+        var guard = new StarvationGuard();
+        // Three busy programs each claim a core on a 2-core machine: the guard keeps two holders, one core each.
+        var snapshot = new AllocationSnapshot(2, [
+            new ProgramState(new ProgramId(0), 1.5, 10, 1), new ProgramState(new ProgramId(1), 1.5, 10, 1), new ProgramState(new ProgramId(2), 1.5, 10, 1)]);
+        AllocationDecision guarded = guard.Apply(new AllocationDecision("equal", snapshot, [1, 1, 0], usedFastPath: true, "equal"));
+        Assert.Equal(2, guarded.Cores.Sum());
+        Assert.All(guarded.Cores, c => Assert.InRange(c, 0, 1));
     }
 
     [Fact]

@@ -13,7 +13,8 @@ public class StarvationGuardTests
 
     public static TheoryData<string> PolicyNames => new(AllPolicies);
 
-    private static IAllocationPolicy PolicyNamed(string name) => name switch
+    /// <summary>A fresh policy by its test name (shared with <see cref="GuardWithMoveLagTests"/>).</summary>
+    internal static IAllocationPolicy PolicyNamed(string name) => name switch
     {
         "equal" => new EqualSharePolicy(),
         "proportional" => new ProportionalPolicy(),

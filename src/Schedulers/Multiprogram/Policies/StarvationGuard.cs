@@ -111,6 +111,15 @@ public sealed class StarvationGuard
             return decision;
         }
 
+        if (holders.Count > coreCount)
+        {
+            // The snapshot's current cores over-count the machine (only a hand-made snapshot can): keep the
+            // least-served holders and let the others wait, so the decision still sums to the cores.
+            holders.Sort((a, b) => CompareClaims(programs, a, b));
+            waiting.AddRange(holders.Skip(coreCount));
+            holders.RemoveRange(coreCount, holders.Count - coreCount);
+        }
+
         waiting.Sort((a, b) => CompareClaims(programs, a, b));
         var cores = new int[programs.Count];
         foreach (int h in holders)
