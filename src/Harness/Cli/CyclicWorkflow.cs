@@ -42,6 +42,8 @@ public static class CyclicWorkflow
                 TimeLimit = schemes.Duration,
                 SingleProgramRuns = schemes.Runs,
                 WarmupRuns = schemes.Warmup,
+                Rounds = schemes.Rounds,
+                WarmupTime = schemes.WarmupTime,
                 Cores = common.Workers,
                 // The oracle gives every program at least one core: only defined with no more programs than cores.
                 SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
@@ -55,7 +57,11 @@ public static class CyclicWorkflow
             }
 
             return result;
-        }, result => SummaryTable.Render(host.Console, result.Metrics));
+        }, result =>
+        {
+            SummaryTable.Render(host.Console, result.Metrics);
+            RoundsReport.Render(host.Console, result);
+        });
     }
 
     private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadMember> workload, bool verify) =>
@@ -77,6 +83,8 @@ public static class CyclicWorkflow
             TimeLimitSeconds = schemes.Duration.TotalSeconds,
             IsolatedRuns = schemes.Runs,
             WarmupRuns = schemes.Warmup,
+            schemes.Rounds,
+            WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
             RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
             schemes.Lending,
             ProfileStore = Path.GetFullPath(schemes.ProfilesPath),

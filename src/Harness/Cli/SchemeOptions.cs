@@ -16,7 +16,7 @@ public sealed class SchemeOptions
     {
         Schemes = NameListOption.Create("--schemes", "Multiprogramming schemes to compare (space- or comma-separated).", defaultSchemes, "scheme",
             n => SchemeRegistry.TryFind(n, out _), SchemeRegistry.Names, "-s");
-        Duration = new Option<double?>("--duration", "-d") { Description = $"Seconds each scheme's cyclic test restarts programs. [default: {durationHelp}]", HelpName = "seconds" };
+        Duration = new Option<double?>("--duration", "-d") { Description = $"Seconds each scheme's cyclic test restarts programs, in all (split evenly over --rounds). [default: {durationHelp}]", HelpName = "seconds" };
         Duration.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<double?>() is { } seconds && !(seconds > 0 && seconds <= TimeSpan.MaxValue.TotalSeconds / 2))
@@ -24,14 +24,34 @@ public sealed class SchemeOptions
                 result.AddError(string.Create(CultureInfo.InvariantCulture, $"--duration must be a positive number of seconds, not {seconds}."));
             }
         });
-        Runs = new Option<int>("--runs", "-r") { Description = "Isolated (single-program) runs per program for C_SP.", DefaultValueFactory = _ => defaultRuns };
+        Runs = new Option<int>("--runs", "-r") { Description = "Isolated (single-program) runs per program for C_SP, spread over the rounds (at least one per round).", DefaultValueFactory = _ => defaultRuns };
         Runs.Validators.Add(result => Positive(result, "--runs"));
-        Warmup = new Option<int>("--warmup") { Description = "Unrecorded isolated runs per program before the recorded ones.", DefaultValueFactory = _ => 1 };
+        Warmup = new Option<int>("--warmup") { Description = "Unrecorded isolated runs per program (in the warm-up round, or before the first recorded ones without one).", DefaultValueFactory = _ => 1 };
         Warmup.Validators.Add(result =>
         {
             if (result.GetValueOrDefault<int>() < 0)
             {
                 result.AddError("--warmup cannot be negative.");
+            }
+        });
+        Rounds = new Option<int>("--rounds")
+        {
+            Description = "Measured rounds: every round runs the isolated runs and every scheme for duration/rounds, in an order rotated each round; "
+                + "ANTT/STP/MNTT get intervals across rounds and a ranking is stated only where they separate.",
+            DefaultValueFactory = _ => DefaultRounds,
+        };
+        Rounds.Validators.Add(result => Positive(result, "--rounds"));
+        WarmupSeconds = new Option<double?>("--warmup-seconds")
+        {
+            Description = string.Create(CultureInfo.InvariantCulture,
+                $"Each scheme's cyclic test in the uncounted warm-up round (every program alone and under every scheme before any measured round); 0 for none. [default: duration/rounds, at most {MaxDefaultWarmupSeconds} s]"),
+            HelpName = "seconds",
+        };
+        WarmupSeconds.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<double?>() is { } seconds && !(seconds >= 0 && seconds <= TimeSpan.MaxValue.TotalSeconds / 2))
+            {
+                result.AddError(string.Create(CultureInfo.InvariantCulture, $"--warmup-seconds must be a non-negative number of seconds, not {seconds}."));
             }
         });
         Profiles = new Option<string?>("--profiles") { Description = "Scalability profile store (JSON) of the partitioning schemes. [default: <out>/profiles.json]", HelpName = "file" };
@@ -47,8 +67,21 @@ public sealed class SchemeOptions
         NoLending = new Option<bool>("--no-lending") { Description = "Multiprogram schemes: never lend an idle worker to another program (strict partitions)." };
     }
 
+    /// <summary>Default of --rounds.</summary>
+    public const int DefaultRounds = 3;
+
+    /// <summary>The longest default warm-up test per scheme, in seconds: long enough for every program to finish runs
+    /// under every scheme and for the JIT to promote the hot methods, short beside a measured round.</summary>
+    public const double MaxDefaultWarmupSeconds = 5;
+
     /// <summary>--no-lending.</summary>
     public Option<bool> NoLending { get; }
+
+    /// <summary>--rounds.</summary>
+    public Option<int> Rounds { get; }
+
+    /// <summary>--warmup-seconds.</summary>
+    public Option<double?> WarmupSeconds { get; }
 
     /// <summary>--schemes / -s.</summary>
     public Option<string[]> Schemes { get; }
@@ -80,6 +113,8 @@ public sealed class SchemeOptions
         command.Add(Duration);
         command.Add(Runs);
         command.Add(Warmup);
+        command.Add(Rounds);
+        command.Add(WarmupSeconds);
         command.Add(Profiles);
         command.Add(ProfileFallback);
         command.Add(RebalanceMilliseconds);
@@ -95,15 +130,24 @@ public sealed class SchemeOptions
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(common);
+        TimeSpan duration = parse.GetValue(Duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : defaultDuration;
+        int rounds = parse.GetValue(Rounds);
+        TimeSpan warmup = parse.GetValue(WarmupSeconds) is { } warmupSeconds
+            ? TimeSpan.FromSeconds(warmupSeconds)
+            : TimeSpan.FromSeconds(Math.Min(MaxDefaultWarmupSeconds, duration.TotalSeconds / rounds));
         return new SchemeSettings(
             (parse.GetValue(Schemes) ?? []).Select(n => SchemeRegistry.Find(n).Name).ToArray(),
-            parse.GetValue(Duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : defaultDuration,
+            duration,
             parse.GetValue(Runs),
             parse.GetValue(Warmup),
             parse.GetValue(Profiles) ?? Path.Combine(common.OutRoot, "profiles.json"),
             parse.GetValue(ProfileFallback) == "unit" ? Wiring.ProfileFallback.Unit : Wiring.ProfileFallback.Measure,
             TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)),
-            !parse.GetValue(NoLending));
+            !parse.GetValue(NoLending))
+        {
+            Rounds = rounds,
+            WarmupTime = warmup,
+        };
     }
 
     private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)

@@ -12,4 +12,11 @@ namespace DivCon.Harness.Cli;
 /// <param name="RebalanceInterval">Rebalancing interval.</param>
 /// <param name="Lending">Whether multiprogram schemes lend idle workers.</param>
 public sealed record SchemeSettings(
-    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending);
+    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending)
+{
+    /// <summary>Measured rounds, the schemes interleaved (see <see cref="Experiments.CyclicExperimentOptions.Rounds"/>); 1 when not set.</summary>
+    public int Rounds { get; init; } = 1;
+
+    /// <summary>Each scheme's cyclic test in the uncounted warm-up round; zero (no warm-up round) when not set.</summary>
+    public TimeSpan WarmupTime { get; init; } = TimeSpan.Zero;
+}

@@ -1,3 +1,4 @@
+using System.Globalization;
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Metrics;
 using DivCon.Harness.Oracle;
@@ -12,14 +13,39 @@ namespace DivCon.Harness.Experiments;
 /// reports (see <see cref="CyclicReportWriter"/>).
 /// </summary>
 /// <remarks>
-/// Steps: (1) open the isolated scheme and measure C_SP with <see cref="SingleProgramTimer"/>; (2) for each
-/// scheme, open a session, run <see cref="CyclicRunner"/> for the time limit, and close the session (the
-/// next scheme starts on an idle machine); (3) metrics with <see cref="MultiprogramMetrics"/>; (4) the
-/// oracle with <see cref="StaticPartitionOracle"/> if speedup tables are given; (5) files and the console
-/// table. A scheme under which some program finished no run within the time limit (e.g. a partitioning scheme
-/// that gave it no core) gets no metrics; it is listed in <see cref="CyclicExperimentResult.Incomplete"/> and its runs
-/// are still written. Symmetric tests are the same experiment over a workload of k instances of one program (named
-/// apart, e.g. "quicksort#1" .. "quicksort#8"), reported by MNTT.
+/// <para>
+/// Steps: (1) an optional uncounted warm-up round (<see cref="CyclicExperimentOptions.WarmupTime"/>): every program
+/// alone, then every scheme's cyclic test for the warm-up time; (2) <see cref="CyclicExperimentOptions.Rounds"/>
+/// measured rounds, each running the isolated measurement (C_SP, <see cref="SingleProgramTimer"/>) and every scheme's
+/// cyclic test (<see cref="CyclicRunner"/>, <c>TimeLimit / Rounds</c> each) in the order <see cref="RoundOrder"/>
+/// gives; every block opens its own session and closes it before the next starts (the next block starts on an idle
+/// machine), and the heap is settled between blocks; (3) metrics with <see cref="MultiprogramMetrics"/>, per round and
+/// pooled, and across rounds with <see cref="SchemeRanking"/>; (4) the oracle with <see cref="StaticPartitionOracle"/>
+/// if speedup tables are given; (5) files and the console table.
+/// </para>
+/// <para>
+/// Why rounds: run as one block after another, the scheme run second won by 14-23% in both orders of a two-scheme
+/// comparison, through the short program (Strassen), whose NTT was two to four times higher in the first block. The
+/// first block is the first to run the multiprogram paths (the scheme's schedulers, the cyclic runner's restarts, a
+/// program's runs beside other programs): its code is still at tier 0 or instrumented for dynamic PGO, and the heap
+/// and the thread pool have not grown to the multiprogram load; the isolated warm-up runs covered none of this. The
+/// warm-up round runs every one of these paths before anything is counted, the settled heap removes the carry-over of
+/// one block's garbage into the next, and rotating the order makes whatever order effect remains a spread across
+/// rounds (visible in the intervals) instead of a bias of one scheme. <c>blocks.csv</c> records, per block, what the
+/// JIT compiled and what the GC did, so the first-block effect can be checked on any machine.
+/// </para>
+/// <para>
+/// Pooled metrics (<see cref="CyclicExperimentResult.Metrics"/>): C_SP is the mean of all rounds' isolated runs and
+/// C_MP pools every counted run of every round; their intervals are per-run (within-test) intervals. Across-round
+/// intervals (<see cref="CyclicExperimentResult.AcrossRounds"/>) come from one ANTT/STP/MNTT per round, each computed
+/// with that round's own C_SP; rankings are stated only where those intervals separate.
+/// </para>
+/// <para>
+/// A scheme under which some program finished no counted run in any round (e.g. a partitioning scheme that gave it no
+/// core) gets no metrics; it is listed in <see cref="CyclicExperimentResult.Incomplete"/> and its runs are still
+/// written. Symmetric tests are the same experiment over a workload of k instances of one program (named apart, e.g.
+/// "quicksort#1" .. "quicksort#8"), reported by MNTT.
+/// </para>
 /// </remarks>
 public sealed class CyclicExperiment
 {
@@ -32,7 +58,8 @@ public sealed class CyclicExperiment
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentException.ThrowIfNullOrWhiteSpace(options.Workload, nameof(options));
-        if (options.TimeLimit <= TimeSpan.Zero || options.SingleProgramRuns < 1 || options.WarmupRuns < 0 || options.Cores < 1)
+        if (options.TimeLimit <= TimeSpan.Zero || options.SingleProgramRuns < 1 || options.WarmupRuns < 0 || options.Cores < 1
+            || options.Rounds < 1 || options.WarmupTime < TimeSpan.Zero)
         {
             throw new ArgumentException($"Bad options: {options}.", nameof(options));
         }
@@ -59,47 +86,108 @@ public sealed class CyclicExperiment
             throw new ArgumentException("At least one scheme is needed, and scheme names must be unique.", nameof(schemes));
         }
 
-        IReadOnlyList<ProgramTimings> single;
-        await using (IWorkloadSession session = await isolated.OpenAsync(cancellationToken).ConfigureAwait(false))
+        var blocks = new List<BlockDiagnostics>();
+        int rounds = _options.Rounds;
+        bool warmedUp = _options.WarmupTime > TimeSpan.Zero;
+        string[]? programNames = null;
+        if (warmedUp)
         {
-            single = await new SingleProgramTimer(_options.SingleProgramRuns, _options.WarmupRuns, context.Time, context.Progress)
-                .MeasureAsync(session.Programs, cancellationToken).ConfigureAwait(false);
+            // The warm-up round: every program alone, then every scheme briefly, nothing recorded but diagnostics.
+            IReadOnlyList<ProgramTimings> warm = await TimedBlockAsync(blocks, 0, 0, BlockDiagnostics.IsolatedBlock, context,
+                () => MeasureIsolatedAsync(isolated, Math.Max(1, _options.WarmupRuns), 0, "warm-up: ", context, cancellationToken)).ConfigureAwait(false);
+            programNames = warm.Select(t => t.Program).ToArray();
+            for (int i = 0; i < schemes.Count; i++)
+            {
+                IWorkloadScheme scheme = schemes[i];
+                string[] names = programNames;
+                await TimedBlockAsync(blocks, 0, i + 1, scheme.Name, context,
+                    () => RunSchemeAsync(scheme, names, _options.WarmupTime, $"warm-up {scheme.Name}", context, cancellationToken)).ConfigureAwait(false);
+            }
         }
 
-        string[] programNames = single.Select(t => t.Program).ToArray();
+        int isolatedRunsPerRound = (_options.SingleProgramRuns + rounds - 1) / rounds;
+        var measured = new List<CyclicRound>(rounds);
+        var lastTraces = new Dictionary<string, AllocationTrace>(StringComparer.Ordinal);
+        TimeSpan perRound = _options.TimeLimit / rounds;
+        for (int round = 1; round <= rounds; round++)
+        {
+            IReadOnlyList<int> order = RoundOrder.Rotated(schemes.Count + 1, round - 1);
+            IReadOnlyList<ProgramTimings>? single = null;
+            var tests = new List<(int Slot, string Scheme, CyclicTestResult Result)>();
+            for (int position = 0; position < order.Count; position++)
+            {
+                int slot = order[position];
+                string prefix = rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"round {round}/{rounds} ");
+                if (slot == 0)
+                {
+                    int warmupRuns = !warmedUp && round == 1 ? _options.WarmupRuns : 0;
+                    single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
+                        () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, warmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
+                    programNames ??= single.Select(t => t.Program).ToArray();
+                    continue;
+                }
+
+                IWorkloadScheme scheme = schemes[slot - 1];
+                // The first round of an experiment without warm-up may run a scheme before the isolated block: the
+                // scheme's programs then define the names, and the isolated block is checked against them.
+                (CyclicTestResult result, AllocationTrace? trace) = await TimedBlockAsync(blocks, round, position, scheme.Name, context,
+                    () => RunSchemeAsync(scheme, programNames, perRound, prefix + scheme.Name, context, cancellationToken)).ConfigureAwait(false);
+                programNames ??= [.. result.Programs];
+                tests.Add((slot, scheme.Name, result));
+                if (trace is not null && trace.Samples().Count > 0)
+                {
+                    lastTraces[scheme.Name] = trace;
+                }
+            }
+
+            if (!single!.Select(t => t.Program).Order(StringComparer.Ordinal).SequenceEqual(programNames!.Order(StringComparer.Ordinal), StringComparer.Ordinal))
+            {
+                throw new ArgumentException(
+                    $"The isolated scheme runs [{string.Join(", ", single!.Select(t => t.Program))}] but the schemes run [{string.Join(", ", programNames!)}].",
+                    nameof(isolated));
+            }
+
+            (string Scheme, CyclicTestResult Result)[] roundTests = [.. tests.OrderBy(t => t.Slot).Select(t => (t.Scheme, t.Result))];
+            SchemeMetrics[] roundMetrics = [.. roundTests
+                .Where(t => programNames!.All(p => t.Result.CountedSeconds(p).Count > 0))
+                .Select(t => new SchemeMetrics(t.Scheme, MultiprogramMetrics.Compute(t.Result.ToMeasurements(single!), _options.ConfidenceLevel)))];
+            measured.Add(new CyclicRound(round, [.. order.Select(s => s == 0 ? BlockDiagnostics.IsolatedBlock : schemes[s - 1].Name)], single!, roundTests, roundMetrics));
+        }
+
+        return Finish(schemes, programNames!, measured, blocks, lastTraces, context);
+    }
+
+    private CyclicExperimentResult Finish(
+        IReadOnlyList<IWorkloadScheme> schemes, string[] programNames, List<CyclicRound> measured, List<BlockDiagnostics> blocks,
+        Dictionary<string, AllocationTrace> lastTraces, ExperimentContext context)
+    {
+        // Pooled C_SP: every round's isolated runs of a program, in round order.
+        ProgramTimings[] single = [.. measured[0].Isolated.Select(t => new ProgramTimings(t.Program,
+            [.. measured.SelectMany(r => r.Isolated.Single(x => x.Program == t.Program).Seconds)]))];
         var tests = new List<(string, CyclicTestResult)>();
         var metrics = new List<SchemeMetrics>();
         var allocations = new List<(string, AllocationChart)>();
         var incomplete = new List<IncompleteScheme>();
         foreach (IWorkloadScheme scheme in schemes)
         {
-            IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
-            await using (session.ConfigureAwait(false))
+            CyclicTestResult pooled = Pool(measured.Select(r => r.Tests.Single(t => t.Scheme == scheme.Name).Result).ToArray());
+            tests.Add((scheme.Name, pooled));
+            string[] starved = programNames.Where(p => pooled.CountedSeconds(p).Count == 0).ToArray();
+            if (starved.Length > 0)
             {
-                if (!session.Programs.Select(p => p.Name).Order(StringComparer.Ordinal).SequenceEqual(programNames.Order(StringComparer.Ordinal), StringComparer.Ordinal))
-                {
-                    throw new ArgumentException(
-                        $"Scheme '{scheme.Name}' runs [{string.Join(", ", session.Programs.Select(p => p.Name))}] but the isolated runs were [{string.Join(", ", programNames)}].",
-                        nameof(schemes));
-                }
+                // No C_MP for some program: the scheme has no metrics, but its runs are kept and the other
+                // schemes' results are not lost.
+                incomplete.Add(new IncompleteScheme(scheme.Name, starved));
+                continue;
+            }
 
-                var runner = new CyclicRunner(_options.TimeLimit, context.Time, new PrefixedProgressSink(scheme.Name, context.Progress));
-                CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
-                tests.Add((scheme.Name, result));
-                string[] starved = programNames.Where(p => result.CountedSeconds(p).Count == 0).ToArray();
-                if (starved.Length > 0)
-                {
-                    // No C_MP for some program: the scheme has no metrics, but its runs are kept and the other
-                    // schemes' results are not lost.
-                    incomplete.Add(new IncompleteScheme(scheme.Name, starved));
-                    continue;
-                }
-
-                metrics.Add(new SchemeMetrics(scheme.Name, MultiprogramMetrics.Compute(result.ToMeasurements(single), _options.ConfidenceLevel)));
-                if (session.Allocations is { } trace && trace.Samples().Count > 0)
-                {
-                    allocations.Add((scheme.Name, trace.ToChart($"Cores per program, {_options.Workload}, {scheme.Name}", _options.Cores)));
-                }
+            metrics.Add(new SchemeMetrics(scheme.Name, MultiprogramMetrics.Compute(pooled.ToMeasurements(single), _options.ConfidenceLevel)));
+            if (lastTraces.TryGetValue(scheme.Name, out AllocationTrace? trace))
+            {
+                string title = measured.Count == 1
+                    ? $"Cores per program, {_options.Workload}, {scheme.Name}"
+                    : $"Cores per program, {_options.Workload}, {scheme.Name}, round {measured.Count}";
+                allocations.Add((scheme.Name, trace.ToChart(title, _options.Cores)));
             }
         }
 
@@ -109,16 +197,103 @@ public sealed class CyclicExperiment
                 $"No scheme has metrics: {string.Join("; ", incomplete.Select(i => i.ToString()))}. Use a longer time limit or smaller problems.");
         }
 
+        IReadOnlyList<AcrossRounds> acrossRounds = SchemeRanking.Summarize(
+            [.. schemes.Select(s => (s.Name, (IReadOnlyList<WorkloadMetrics>)[.. measured.SelectMany(r => r.Metrics.Where(m => m.Scheme == s.Name).Select(m => m.Metrics))]))],
+            _options.ConfidenceLevel);
         OracleResult? oracle = _options.SpeedupTables is { } tables
             ? StaticPartitionOracle.Solve(tables.Where(t => programNames.Contains(t.Program, StringComparer.Ordinal)).ToArray(), _options.Cores)
             : null;
-        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete };
+        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle)
+        {
+            Incomplete = incomplete,
+            Rounds = measured,
+            AcrossRounds = measured.Count > 1 ? acrossRounds : [],
+            Ranking = measured.Count > 1 ? SchemeRanking.Separated(acrossRounds) : [],
+            Blocks = blocks,
+        };
         CyclicReportWriter.Write(context.Output, experiment);
         if (context.Console is { } console)
         {
             SummaryTable.Render(console, metrics);
+            RoundsReport.Render(console, experiment);
         }
 
         return experiment;
+    }
+
+    /// <summary>
+    /// One scheme's rounds as one test: every round's runs, run indices renumbered per program in round order so that
+    /// they stay unique; times stay relative to the start of their own round's test.
+    /// </summary>
+    private static CyclicTestResult Pool(CyclicTestResult[] rounds)
+    {
+        if (rounds.Length == 1)
+        {
+            return rounds[0];
+        }
+
+        var next = new Dictionary<string, int>(StringComparer.Ordinal);
+        var runs = new List<RunRecord>();
+        foreach (CyclicTestResult round in rounds)
+        {
+            int Offset(string program) => next.GetValueOrDefault(program);
+            RunRecord[] renumbered = [.. round.Runs.Select(r => r with { RunIndex = Offset(r.Program) + r.RunIndex })];
+            foreach (string program in round.Programs)
+            {
+                next[program] = Offset(program) + round.Runs.Count(r => r.Program == program);
+            }
+
+            runs.AddRange(renumbered);
+        }
+
+        return new CyclicTestResult(rounds[0].Programs, runs, rounds[0].TimeLimit, TimeSpan.FromTicks(rounds.Sum(r => r.Elapsed.Ticks)));
+    }
+
+    private static async Task<IReadOnlyList<ProgramTimings>> MeasureIsolatedAsync(
+        IWorkloadScheme isolated, int runs, int warmupRuns, string prefix, ExperimentContext context, CancellationToken cancellationToken)
+    {
+        IWorkloadSession session = await isolated.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using (session.ConfigureAwait(false))
+        {
+            IProgressSink progress = prefix.Length == 0 ? context.Progress : new PrefixedProgressSink(prefix.TrimEnd(), context.Progress);
+            return await new SingleProgramTimer(runs, warmupRuns, context.Time, progress).MeasureAsync(session.Programs, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private static async Task<(CyclicTestResult Result, AllocationTrace? Trace)> RunSchemeAsync(
+        IWorkloadScheme scheme, IReadOnlyList<string>? programNames, TimeSpan limit, string label, ExperimentContext context, CancellationToken cancellationToken)
+    {
+        IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
+        await using (session.ConfigureAwait(false))
+        {
+            if (programNames is not null
+                && !session.Programs.Select(p => p.Name).Order(StringComparer.Ordinal).SequenceEqual(programNames.Order(StringComparer.Ordinal), StringComparer.Ordinal))
+            {
+                throw new ArgumentException(
+                    $"Scheme '{scheme.Name}' runs [{string.Join(", ", session.Programs.Select(p => p.Name))}] but the isolated runs were [{string.Join(", ", programNames)}].",
+                    nameof(scheme));
+            }
+
+            var runner = new CyclicRunner(limit, context.Time, new PrefixedProgressSink(label, context.Progress));
+            CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
+            return (result, session.Allocations);
+        }
+    }
+
+    /// <summary>Runs one block, records its diagnostics, then settles the heap (outside the block's time).</summary>
+    private async Task<T> TimedBlockAsync<T>(
+        List<BlockDiagnostics> blocks, int round, int position, string name, ExperimentContext context, Func<Task<T>> block)
+    {
+        var counters = BlockDiagnostics.Counters.Now();
+        long start = context.Time.GetTimestamp();
+        T result = await block().ConfigureAwait(false);
+        double seconds = context.Time.GetElapsedTime(start).TotalSeconds;
+        blocks.Add(BlockDiagnostics.Counters.Now().Since(counters, round, position, name, seconds));
+        if (_options.SettleBetweenBlocks)
+        {
+            BlockDiagnostics.SettleHeap();
+        }
+
+        return result;
     }
 }

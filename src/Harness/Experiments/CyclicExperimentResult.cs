@@ -7,9 +7,10 @@ namespace DivCon.Harness.Experiments;
 
 /// <summary>Everything a cyclic experiment measured and derived.</summary>
 /// <param name="Workload">Workload name.</param>
-/// <param name="Isolated">Isolated timings per program (C_SP samples).</param>
-/// <param name="Tests">Each scheme's cyclic test.</param>
-/// <param name="Metrics">Each scheme's metrics.</param>
+/// <param name="Isolated">Isolated timings per program (C_SP samples), every round's runs pooled.</param>
+/// <param name="Tests">Each scheme's cyclic test; with several rounds, all its rounds' runs pooled (run indices
+/// renumbered per program in round order, times relative to the start of their own round's test).</param>
+/// <param name="Metrics">Each scheme's metrics from the pooled runs (per-run intervals).</param>
 /// <param name="Allocations">Allocation charts of the schemes that recorded allocations.</param>
 /// <param name="Oracle">The static-partition oracle, if speedup tables were given.</param>
 public sealed record CyclicExperimentResult(
@@ -22,4 +23,16 @@ public sealed record CyclicExperimentResult(
 {
     /// <summary>Schemes without metrics because some program finished no run within the time limit.</summary>
     public IReadOnlyList<IncompleteScheme> Incomplete { get; init; } = [];
+
+    /// <summary>The measured rounds, in order (one when the experiment ran a single round).</summary>
+    public IReadOnlyList<CyclicRound> Rounds { get; init; } = [];
+
+    /// <summary>Each scheme's ANTT, STP and MNTT with intervals across rounds; empty with a single round.</summary>
+    public IReadOnlyList<AcrossRounds> AcrossRounds { get; init; } = [];
+
+    /// <summary>The pairs of schemes whose across-round intervals separate; empty when none do or with a single round.</summary>
+    public IReadOnlyList<RankingStatement> Ranking { get; init; } = [];
+
+    /// <summary>What the runtime did in every block, the warm-up round's (round 0) included.</summary>
+    public IReadOnlyList<BlockDiagnostics> Blocks { get; init; } = [];
 }

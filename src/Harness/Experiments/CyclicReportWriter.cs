@@ -7,8 +7,10 @@ namespace DivCon.Harness.Experiments;
 /// <summary>
 /// Writes a cyclic experiment's files into its results folder (which already holds <c>stamp.json</c>):
 /// <list type="bullet">
-/// <item><c>runs.csv</c>: every workload run (scheme, program, run index, start, end, duration, counted);</item>
-/// <item><c>isolated.csv</c>: every isolated run (program, run index, seconds);</item>
+/// <item><c>runs.csv</c>: every workload run (scheme, program, run index, start, end, duration, counted, round);
+/// times are from the start of the run's own cyclic test (its scheme's block in its round);</item>
+/// <item><c>rounds.csv</c> and <c>blocks.csv</c>: per round and block, see <see cref="RoundsReport"/>;</item>
+/// <item><c>isolated.csv</c>: every isolated run (program, run index, seconds, round);</item>
 /// <item><c>summary.json</c>: isolated timings, metrics per scheme, oracle; <c>summary.md</c>: the same as tables;</item>
 /// <item><c>ntt.svg</c>, <c>np.svg</c>, <c>antt.svg</c>, <c>stp.svg</c>, <c>mntt.svg</c>, and <c>allocation-&lt;scheme&gt;.svg</c> per partitioning scheme.</item>
 /// </list>
@@ -25,10 +27,24 @@ public static class CyclicReportWriter
         ArgumentNullException.ThrowIfNull(result);
         var files = new List<string>
         {
-            folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, result.Tests)),
-            folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
-                result.Isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)])))),
-            folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle, result.Incomplete }),
+            result.Rounds.Count > 0
+                ? folder.WriteText("runs.csv", w => RoundsReport.WriteRuns(w, result))
+                : folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, result.Tests)),
+            folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds", "round"], IsolatedRows(result))),
+            folder.WriteText("rounds.csv", w => RoundsReport.WriteRounds(w, result)),
+            folder.WriteText("blocks.csv", w => RoundsReport.WriteBlocks(w, result)),
+            folder.WriteJson("summary.json", new
+            {
+                result.Workload,
+                result.Isolated,
+                Schemes = result.Metrics,
+                result.Oracle,
+                result.Incomplete,
+                Rounds = result.Rounds.Select(r => new { r.Round, r.Order, r.Isolated, Schemes = r.Metrics }),
+                result.AcrossRounds,
+                Ranking = result.Ranking.Select(s => s.Text),
+                result.Blocks,
+            }),
             folder.WriteText("summary.md", w => MultiprogramMarkdown.Write(w, $"Cyclic test: {result.Workload} workload", result.Metrics, folder.Stamp, result.Oracle)),
             SvgFile.Save(folder, "ntt.svg", MultiprogramCharts.Ntt(result.Workload, result.Metrics)),
             SvgFile.Save(folder, "np.svg", MultiprogramCharts.Np(result.Workload, result.Metrics)),
@@ -36,6 +52,15 @@ public static class CyclicReportWriter
             SvgFile.Save(folder, "stp.svg", MultiprogramCharts.Stp(result.Workload, result.Metrics, result.Oracle)),
             SvgFile.Save(folder, "mntt.svg", MultiprogramCharts.Mntt(result.Workload, result.Metrics)),
         };
+        if (result.Rounds.Count > 1)
+        {
+            // After the Run table, so that the stamp stays where every summary has it.
+            using (StreamWriter writer = File.AppendText(folder.PathOf("summary.md")))
+            {
+                RoundsReport.WriteMarkdown(writer, result);
+            }
+        }
+
         if (result.Incomplete.Count > 0)
         {
             // After the Run table, so that the stamp stays where every summary has it.
@@ -50,4 +75,19 @@ public static class CyclicReportWriter
 
         return files;
     }
+
+    private static IEnumerable<IReadOnlyList<string>> IsolatedRows(CyclicExperimentResult result)
+    {
+        if (result.Rounds.Count == 0)
+        {
+            return result.Isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, Int(i), Csv.Number(s), "1"]));
+        }
+
+        // Run indices continue across rounds, as in the pooled C_SP sample.
+        return result.Isolated.SelectMany(t => result.Rounds
+            .SelectMany(r => r.Isolated.Where(x => x.Program == t.Program).SelectMany(x => x.Seconds.Select(s => (Seconds: s, r.Round))))
+            .Select((x, i) => (IReadOnlyList<string>)[t.Program, Int(i), Csv.Number(x.Seconds), Int(x.Round)]));
+    }
+
+    private static string Int(int value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -69,7 +69,7 @@ public sealed class CyclicExperimentTests : IDisposable
         Assert.Single(result.Allocations);
 
         // Files.
-        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg"];
+        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "rounds.csv", "blocks.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg"];
         Assert.Equal(expected.Order(StringComparer.Ordinal), Directory.GetFiles(folder.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
         List<List<string>> runs = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "runs.csv")));
         Assert.Equal(1 + result.Tests.Sum(t => t.Result.Runs.Count), runs.Count);

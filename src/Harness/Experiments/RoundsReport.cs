@@ -1,0 +1,179 @@
+using System.Globalization;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Metrics;
+using DivCon.Harness.Reports;
+using Spectre.Console;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// The per-round files and tables of a <see cref="CyclicExperiment"/>:
+/// <list type="bullet">
+/// <item><c>rounds.csv</c>: one row per round, block and program: the block's position in its round, the round's C_SP,
+/// the scheme's counted runs, C_MP and NTT in that round, and the scheme's ANTT, STP and MNTT in that round;</item>
+/// <item><c>blocks.csv</c>: one row per block (warm-up round 0 included): wall time, JIT and GC activity
+/// (<see cref="BlockDiagnostics"/>);</item>
+/// <item>the "Across rounds" section of <c>summary.md</c> and its console table, with the ranking statements.</item>
+/// </list>
+/// </summary>
+public static class RoundsReport
+{
+    /// <summary>Columns of <c>rounds.csv</c>.</summary>
+    public static IReadOnlyList<string> RoundsHeader { get; } =
+        ["round", "position", "block", "program", "c_sp_s", "counted_runs", "c_mp_s", "ntt", "antt", "stp", "mntt"];
+
+    /// <summary>Columns of <c>blocks.csv</c>.</summary>
+    public static IReadOnlyList<string> BlocksHeader { get; } =
+        ["round", "position", "block", "seconds", "jit_methods", "jit_ms", "gc_gen0", "gc_gen1", "gc_gen2", "gc_pause_ms", "threadpool_threads"];
+
+    /// <summary>Writes <c>rounds.csv</c>.</summary>
+    /// <param name="writer">Destination.</param>
+    /// <param name="result">The experiment.</param>
+    public static void WriteRounds(TextWriter writer, CyclicExperimentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        Csv.Write(writer, RoundsHeader, result.Rounds.SelectMany(RoundRows));
+    }
+
+    /// <summary>Writes <c>blocks.csv</c>.</summary>
+    /// <param name="writer">Destination.</param>
+    /// <param name="result">The experiment.</param>
+    public static void WriteBlocks(TextWriter writer, CyclicExperimentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        Csv.Write(writer, BlocksHeader, result.Blocks.Select(b => (IReadOnlyList<string>)
+        [
+            Int(b.Round), Int(b.Position), b.Block, Csv.Number(b.Seconds), b.JitMethods.ToString(CultureInfo.InvariantCulture),
+            Csv.Number(b.JitMilliseconds), Int(b.Gen0), Int(b.Gen1), Int(b.Gen2), Csv.Number(b.GcPauseMilliseconds), Int(b.ThreadPoolThreads),
+        ]));
+    }
+
+    /// <summary>Writes the runs of every round: <see cref="RunRecordsCsv"/>'s columns and a trailing <c>round</c>.</summary>
+    /// <param name="writer">Destination.</param>
+    /// <param name="result">The experiment.</param>
+    public static void WriteRuns(TextWriter writer, CyclicExperimentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        Csv.Write(writer, [.. RunRecordsCsv.Header, "round"], result.Rounds.SelectMany(round => round.Tests.SelectMany(t => t.Result.Runs.Select(r => (IReadOnlyList<string>)
+        [
+            t.Scheme,
+            r.Program,
+            Int(r.RunIndex),
+            Csv.Number(r.Start.TotalSeconds),
+            Csv.Number(r.End.TotalSeconds),
+            Csv.Number(r.Duration.TotalSeconds),
+            r.Counted ? "true" : "false",
+            Int(round.Round),
+        ]))));
+    }
+
+    /// <summary>Appends the "Across rounds" section to a Markdown summary (nothing with a single round).</summary>
+    /// <param name="writer">Destination.</param>
+    /// <param name="result">The experiment.</param>
+    public static void WriteMarkdown(TextWriter writer, CyclicExperimentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(result);
+        if (result.Rounds.Count < 2)
+        {
+            return;
+        }
+
+        double level = result.AcrossRounds.Count > 0 ? result.AcrossRounds[0].Summary.Stp.ConfidenceLevel : double.NaN;
+        writer.WriteLine();
+        writer.WriteLine("## Across rounds");
+        writer.WriteLine();
+        string orders = string.Join("; ", result.Rounds.Select(r => string.Join(" > ", r.Order)));
+        writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"The schemes ran interleaved in {result.Rounds.Count} rounds (order rotated each round: {orders}), C_SP measured in every round. "));
+        writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
+            $"One ANTT, STP and MNTT per round (with that round's C_SP); `±` is the half-width of the {level * 100:0.##}% Student-t interval across rounds. "));
+        writer.WriteLine("The tables above pool every round's runs and give per-run intervals.");
+        writer.WriteLine();
+        var table = new MarkdownTable(["Scheme", "Rounds", "ANTT (lower is better)", "STP (higher is better)", "MNTT"]);
+        foreach (AcrossRounds s in result.AcrossRounds)
+        {
+            table.AddRow(s.Scheme, Int(s.Rounds), NumberText.WithInterval(s.Summary.Antt), NumberText.WithInterval(s.Summary.Stp), NumberText.WithInterval(s.Summary.Mntt));
+        }
+
+        table.WriteTo(writer);
+        writer.WriteLine("### Ranking");
+        writer.WriteLine();
+        if (result.Ranking.Count == 0)
+        {
+            writer.WriteLine("No ranking: every pair of schemes has overlapping intervals on STP and on ANTT.");
+        }
+        else
+        {
+            foreach (RankingStatement statement in result.Ranking)
+            {
+                writer.WriteLine($"- {MarkdownTable.EscapeCell(statement.Text)}.");
+            }
+
+            writer.WriteLine();
+            writer.WriteLine("Pairs not listed have overlapping intervals: no ranking is stated for them.");
+        }
+
+        writer.WriteLine();
+    }
+
+    /// <summary>Writes the across-round table and the ranking to the console (nothing with a single round).</summary>
+    /// <param name="console">The console.</param>
+    /// <param name="result">The experiment.</param>
+    public static void Render(IAnsiConsole console, CyclicExperimentResult result)
+    {
+        ArgumentNullException.ThrowIfNull(console);
+        ArgumentNullException.ThrowIfNull(result);
+        if (result.Rounds.Count < 2)
+        {
+            return;
+        }
+
+        var table = new Table().Title(string.Create(CultureInfo.InvariantCulture, $"System metrics across {result.Rounds.Count} rounds"))
+            .AddColumn("Scheme").AddColumn(new TableColumn("Rounds").RightAligned())
+            .AddColumn(new TableColumn("ANTT").RightAligned()).AddColumn(new TableColumn("STP").RightAligned()).AddColumn(new TableColumn("MNTT").RightAligned());
+        foreach (AcrossRounds s in result.AcrossRounds)
+        {
+            table.AddRow(Markup.Escape(s.Scheme), Int(s.Rounds), Markup.Escape(NumberText.WithInterval(s.Summary.Antt)),
+                Markup.Escape(NumberText.WithInterval(s.Summary.Stp)), Markup.Escape(NumberText.WithInterval(s.Summary.Mntt)));
+        }
+
+        console.Write(table);
+        if (result.Ranking.Count == 0)
+        {
+            console.WriteLine("No ranking: the schemes' intervals across rounds overlap.");
+        }
+        else
+        {
+            foreach (RankingStatement statement in result.Ranking)
+            {
+                console.WriteLine(statement.Text);
+            }
+        }
+    }
+
+    private static IEnumerable<IReadOnlyList<string>> RoundRows(CyclicRound round)
+    {
+        string Position(string block) => Int(round.Order.ToList().IndexOf(block));
+        foreach (ProgramTimings t in round.Isolated)
+        {
+            yield return [Int(round.Round), Position(BlockDiagnostics.IsolatedBlock), BlockDiagnostics.IsolatedBlock, t.Program,
+                Csv.Number(t.Seconds.Average()), Int(t.Seconds.Count), string.Empty, string.Empty, string.Empty, string.Empty, string.Empty];
+        }
+
+        foreach ((string scheme, CyclicTestResult test) in round.Tests)
+        {
+            WorkloadMetrics? metrics = round.Metrics.FirstOrDefault(m => m.Scheme == scheme)?.Metrics;
+            foreach (ProgramTimings t in round.Isolated)
+            {
+                IReadOnlyList<double> counted = test.CountedSeconds(t.Program);
+                double cSp = t.Seconds.Average();
+                double cMp = counted.Count > 0 ? counted.Average() : double.NaN;
+                yield return [Int(round.Round), Position(scheme), scheme, t.Program, Csv.Number(cSp), Int(counted.Count), Csv.Number(cMp), Csv.Number(cMp / cSp),
+                    Csv.Number(metrics?.Antt ?? double.NaN), Csv.Number(metrics?.Stp ?? double.NaN), Csv.Number(metrics?.Mntt ?? double.NaN)];
+            }
+        }
+    }
+
+    private static string Int(int value) => value.ToString(CultureInfo.InvariantCulture);
+}
