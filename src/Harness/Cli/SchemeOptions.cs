@@ -70,9 +70,13 @@ public sealed class SchemeOptions
     /// <summary>Default of --rounds.</summary>
     public const int DefaultRounds = 3;
 
-    /// <summary>The longest default warm-up test per scheme, in seconds: long enough for every program to finish runs
-    /// under every scheme and for the JIT to promote the hot methods, short beside a measured round.</summary>
-    public const double MaxDefaultWarmupSeconds = 5;
+    /// <summary>
+    /// The longest default warm-up test per scheme, in seconds (the default is a full round, duration/rounds, up to
+    /// this). A method reaches tier 1 after 30 calls, so a short program's once-per-run code needs tens of runs under
+    /// each scheme: with 5 s of warm-up per scheme the first measured block of the multiprogram scheme still spent
+    /// over ten times the JIT time of later blocks (<c>blocks.csv</c>).
+    /// </summary>
+    public const double MaxDefaultWarmupSeconds = 30;
 
     /// <summary>--no-lending.</summary>
     public Option<bool> NoLending { get; }

@@ -32,7 +32,9 @@ namespace DivCon.Harness.Experiments;
 /// warm-up round runs every one of these paths before anything is counted, the settled heap removes the carry-over of
 /// one block's garbage into the next, and rotating the order makes whatever order effect remains a spread across
 /// rounds (visible in the intervals) instead of a bias of one scheme. <c>blocks.csv</c> records, per block, what the
-/// JIT compiled and what the GC did, so the first-block effect can be checked on any machine.
+/// JIT compiled and what the GC did, so the first-block effect can be checked on any machine: in a one-block run the
+/// first multiprogram block compiled about eight times the methods of the second, with ten times its JIT time, while
+/// GC pauses did not follow the order.
 /// </para>
 /// <para>
 /// Pooled metrics (<see cref="CyclicExperimentResult.Metrics"/>): C_SP is the mean of all rounds' isolated runs and
