@@ -97,6 +97,16 @@ public static class RoundsReport
         }
 
         table.WriteTo(writer);
+        string[] programs = [.. result.AcrossRounds.SelectMany(a => a.Programs.Select(p => p.Program)).Distinct(StringComparer.Ordinal)];
+        writer.WriteLine("NTT per program, one value per round (that round's C_MP over its C_SP), interval across rounds:");
+        writer.WriteLine();
+        var ntt = new MarkdownTable(["Program", .. result.AcrossRounds.Select(a => a.Scheme)]);
+        foreach (string program in programs)
+        {
+            ntt.AddRow([program, .. result.AcrossRounds.Select(a => a.Programs.FirstOrDefault(p => p.Program == program) is { } p ? NumberText.WithInterval(p.Ntt) : "–")]);
+        }
+
+        ntt.WriteTo(writer);
         writer.WriteLine("### Ranking");
         writer.WriteLine();
         if (result.Ranking.Count == 0)

@@ -7,7 +7,16 @@ namespace DivCon.Harness.Metrics;
 /// <param name="Scheme">The scheme.</param>
 /// <param name="Rounds">Rounds in which every program completed a counted run under it (the sample size).</param>
 /// <param name="Summary">ANTT, STP and MNTT with Student-t intervals across those rounds.</param>
-public sealed record AcrossRounds(string Scheme, int Rounds, RepeatedWorkloadSummary Summary);
+public sealed record AcrossRounds(string Scheme, int Rounds, RepeatedWorkloadSummary Summary)
+{
+    /// <summary>Each program's NTT (one per round: that round's C_MP over that round's C_SP) with its interval across rounds.</summary>
+    public IReadOnlyList<ProgramAcrossRounds> Programs { get; init; } = [];
+}
+
+/// <summary>One program's NTT across the rounds of one scheme.</summary>
+/// <param name="Program">The program.</param>
+/// <param name="Ntt">Its per-round NTTs summarised, Student-t interval across rounds.</param>
+public sealed record ProgramAcrossRounds(string Program, SampleSummary Ntt);
 
 /// <summary>One ranking statement: <paramref name="Better"/> beats <paramref name="Worse"/> on <paramref name="Metric"/>.</summary>
 /// <param name="Metric">"STP" (higher is better) or "ANTT" (lower is better).</param>
@@ -36,7 +45,11 @@ public static class SchemeRanking
     {
         ArgumentNullException.ThrowIfNull(perRound);
         return [.. perRound.Where(s => s.Rounds.Count > 0)
-            .Select(s => new AcrossRounds(s.Scheme, s.Rounds.Count, MultiprogramMetrics.SummarizeRepetitions(s.Rounds, confidenceLevel)))];
+            .Select(s => new AcrossRounds(s.Scheme, s.Rounds.Count, MultiprogramMetrics.SummarizeRepetitions(s.Rounds, confidenceLevel))
+            {
+                Programs = [.. s.Rounds[0].Programs.Select(p => new ProgramAcrossRounds(p.Program, SampleSummary.Of(
+                    s.Rounds.Select(r => r.Programs.Single(x => x.Program == p.Program).NormalizedTurnaroundTime), confidenceLevel)))],
+            })];
     }
 
     /// <summary>Every pair of schemes whose STP or ANTT intervals separate, best-first within each metric.</summary>

@@ -66,6 +66,8 @@ public sealed class CyclicRoundsTests : IDisposable
         Assert.Equal(1.0, result.Metrics.Single(m => m.Scheme == "slow").Metrics.Stp, 9);
         Assert.All(result.AcrossRounds, s => Assert.Equal(3, s.Rounds));
         Assert.Equal(2.0, result.AcrossRounds.Single(s => s.Scheme == "slow").Summary.Antt.Mean, 9);
+        Assert.Equal([2.0, 2.0], result.AcrossRounds.Single(s => s.Scheme == "slow").Programs.Select(p => p.Ntt.Mean));
+        Assert.All(result.AcrossRounds.SelectMany(s => s.Programs), p => Assert.Equal(3, p.Ntt.Count));
         Assert.Contains(result.Ranking, s => s.Metric == "STP" && s.Better == "fast" && s.Worse == "slow");
         Assert.Contains(result.Ranking, s => s.Metric == "ANTT" && s.Better == "fast" && s.Worse == "slow");
         Assert.DoesNotContain(result.Ranking, s => s.Better == "slow");
@@ -82,6 +84,7 @@ public sealed class CyclicRoundsTests : IDisposable
         string summary = await File.ReadAllTextAsync(Path.Combine(folder.Path, "summary.md"));
         Assert.Contains("## Across rounds", summary, StringComparison.Ordinal);
         Assert.Contains("fast beats slow on STP", summary, StringComparison.Ordinal);
+        Assert.Contains("NTT per program, one value per round", summary, StringComparison.Ordinal);
         Assert.Single(result.Allocations);
     }
 
