@@ -130,11 +130,10 @@ public sealed class CyclicExperiment
                 }
 
                 IWorkloadScheme scheme = schemes[slot - 1];
-                // The first round of an experiment without warm-up may run a scheme before the isolated block: the
-                // scheme's programs then define the names, and the isolated block is checked against them.
+                // Program names are known here: the warm-up round, or round 1 (which starts with the isolated block),
+                // set them; every scheme session is checked against them.
                 (CyclicTestResult result, AllocationTrace? trace) = await TimedBlockAsync(blocks, round, position, scheme.Name, context,
                     () => RunSchemeAsync(scheme, programNames, perRound, prefix + scheme.Name, context, cancellationToken)).ConfigureAwait(false);
-                programNames ??= [.. result.Programs];
                 tests.Add((slot, scheme.Name, result));
                 if (trace is not null && trace.Samples().Count > 0)
                 {
