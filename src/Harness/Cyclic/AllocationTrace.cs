@@ -1,10 +1,13 @@
 using DivCon.Harness.Reports.Charts;
+using DivCon.Schedulers.Multiprogram.Events;
 
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>
 /// Records how many cores each program held over time, for the allocation chart of a multiprogram scheme.
-/// A scheme's rebalancer calls <see cref="Record"/> whenever it applies a new allocation. Thread-safe.
+/// A scheme's rebalancer calls <see cref="Record"/> whenever it applies a new allocation, and
+/// <see cref="RecordMoves"/> for every decision that moves cores (their practical latencies are read later, once the
+/// workers have arrived). Thread-safe.
 /// </summary>
 public sealed class AllocationTrace
 {
@@ -12,6 +15,7 @@ public sealed class AllocationTrace
     private readonly long _start;
     private readonly Lock _gate = new();
     private readonly List<AllocationSample> _samples = [];
+    private readonly List<MoveArrivals> _moves = [];
 
     /// <summary>Starts a trace now.</summary>
     /// <param name="programs">Program names, the order of every recorded allocation (at least one).</param>
@@ -51,6 +55,33 @@ public sealed class AllocationTrace
         {
             _samples.Add(sample);
         }
+    }
+
+    /// <summary>Records a decision's moves; their latencies are read by <see cref="MoveLatencies"/>.</summary>
+    /// <param name="arrivals">The decision's <see cref="RebalanceEvent.Arrivals"/>.</param>
+    public void RecordMoves(MoveArrivals arrivals)
+    {
+        ArgumentNullException.ThrowIfNull(arrivals);
+        lock (_gate)
+        {
+            _moves.Add(arrivals);
+        }
+    }
+
+    /// <summary>
+    /// The practical latency of every recorded move so far, in decision order (null: the move had not arrived when
+    /// read, or a later decision superseded it).
+    /// </summary>
+    /// <returns>A snapshot.</returns>
+    public IReadOnlyList<TimeSpan?> MoveLatencies()
+    {
+        MoveArrivals[] decisions;
+        lock (_gate)
+        {
+            decisions = [.. _moves];
+        }
+
+        return [.. decisions.SelectMany(d => d.Latencies)];
     }
 
     /// <summary>The recorded allocations in order.</summary>

@@ -71,6 +71,7 @@ public sealed class CyclicExperiment
         var metrics = new List<SchemeMetrics>();
         var allocations = new List<(string, AllocationChart)>();
         var incomplete = new List<IncompleteScheme>();
+        var moveLatencies = new List<MoveLatencySummary>();
         foreach (IWorkloadScheme scheme in schemes)
         {
             IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -86,6 +87,12 @@ public sealed class CyclicExperiment
                 var runner = new CyclicRunner(_options.TimeLimit, context.Time, new PrefixedProgressSink(scheme.Name, context.Progress));
                 CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
                 tests.Add((scheme.Name, result));
+                if (session.Allocations is { } moves)
+                {
+                    // Read at the end of the test, before the departures: moves still under way count as not arrived.
+                    moveLatencies.Add(MoveLatencySummary.Compute(scheme.Name, moves.MoveLatencies()));
+                }
+
                 string[] starved = programNames.Where(p => result.CountedSeconds(p).Count == 0).ToArray();
                 if (starved.Length > 0)
                 {
@@ -112,7 +119,7 @@ public sealed class CyclicExperiment
         OracleResult? oracle = _options.SpeedupTables is { } tables
             ? StaticPartitionOracle.Solve(tables.Where(t => programNames.Contains(t.Program, StringComparer.Ordinal)).ToArray(), _options.Cores)
             : null;
-        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete };
+        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete, MoveLatencies = moveLatencies };
         CyclicReportWriter.Write(context.Output, experiment);
         if (context.Console is { } console)
         {

@@ -22,4 +22,7 @@ public sealed record CyclicExperimentResult(
 {
     /// <summary>Schemes without metrics because some program finished no run within the time limit.</summary>
     public IReadOnlyList<IncompleteScheme> Incomplete { get; init; } = [];
+
+    /// <summary>The practical move latency of each scheme that recorded allocations (partitioning schemes).</summary>
+    public IReadOnlyList<MoveLatencySummary> MoveLatencies { get; init; } = [];
 }

@@ -105,6 +105,10 @@ public abstract class MultiprogramScheme(IReadOnlyList<WorkloadMember> workload,
             if (!decision.Skipped)
             {
                 Record(decision.After);
+                if (decision.Moves.Count > 0)
+                {
+                    _trace.RecordMoves(decision.Arrivals);
+                }
             }
         }
 

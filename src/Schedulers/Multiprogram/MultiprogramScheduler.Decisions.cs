@@ -187,6 +187,7 @@ public sealed partial class MultiprogramScheduler
         }
         else
         {
+            decision = decision with { Arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves.Count) };
             Apply(decision);
             if (_historyCapacity > 0)
             {
@@ -207,6 +208,13 @@ public sealed partial class MultiprogramScheduler
     {
         // Make every worker's home match the placement (equivalent to applying decision.Moves, and robust to them).
         var setOf = _programs.ToDictionary(p => p.ProgramId, p => p.Queues);
+        var moveOfCpu = new Dictionary<int, int>(decision.Moves.Count);
+        for (int m = 0; m < decision.Moves.Count; m++)
+        {
+            moveOfCpu[decision.Moves[m].CpuId] = m;
+        }
+
+        MoveArrivals arrivals = decision.Arrivals;
         int moved = 0;
         for (int i = 0; i < WorkerCount; i++)
         {
@@ -215,7 +223,9 @@ public sealed partial class MultiprogramScheduler
             Worker worker = _pool.Workers[i];
             if (!ReferenceEquals(worker.Home, home))
             {
-                worker.RequestMove(home);
+                // The placement's moves are exactly the workers whose home changes, so every one has its index.
+                int move = moveOfCpu.GetValueOrDefault(_cpuOfWorker[i], -1);
+                worker.RequestMove(home, move < 0 ? null : () => arrivals.Arrive(move));
                 moved++;
             }
         }

@@ -34,7 +34,7 @@ internal sealed class Worker : IDisposable
     private readonly WorkerPool _pool;
     private readonly SemaphoreSlim _wake = new(0, 1);
     private WorkQueueSet _queues;
-    private WorkQueueSet _home;
+    private MoveOrder _order;
 
     // Worker thread only: the home this worker had when it lent itself out; null when not lent.
     private WorkQueueSet? _lentFrom;
@@ -50,7 +50,7 @@ internal sealed class Worker : IDisposable
         _pool = pool;
         Index = index;
         _queues = queues;
-        _home = queues;
+        _order = new MoveOrder(queues, null);
         _random = (uint)(index * 0x9E3779B9u) | 1u;
         Thread = new Thread(Run)
         {
@@ -75,7 +75,7 @@ internal sealed class Worker : IDisposable
     public WorkQueueSet Queues => Volatile.Read(ref _queues); // Acquire: pairs with MoveTo's release.
 
     /// <summary>The set that owns the worker (it serves it whenever it is not lent out or moving).</summary>
-    public WorkQueueSet Home => Volatile.Read(ref _home); // Acquire: pairs with RequestMove's interlocked store.
+    public WorkQueueSet Home => Volatile.Read(ref _order).Home; // Acquire: pairs with RequestMove's interlocked store.
 
     /// <summary>Whether the worker has announced it is asleep (parked or about to park).</summary>
     public bool IsParked => Volatile.Read(ref _state) == Sleeping; // Volatile: read by wakers and tests.
@@ -104,12 +104,13 @@ internal sealed class Worker : IDisposable
     /// (finishing the task it runs, draining its deque to the old set); a parked worker is woken to move.
     /// </summary>
     /// <param name="home">The new home set.</param>
-    public void RequestMove(WorkQueueSet home)
+    /// <param name="onArrival">Called once, on the worker's thread, when it first serves <paramref name="home"/>
+    /// (not called when a later request replaces this one first); null: nothing to report.</param>
+    public void RequestMove(WorkQueueSet home, Action? onArrival = null)
     {
-        ArgumentNullException.ThrowIfNull(home);
         // Full fence: the new home is visible before we read the parked state in TryWake (Dekker pair with Park,
         // which stores Sleeping, fences, then rereads Home): either Park sees the move or we see Sleeping.
-        Interlocked.Exchange(ref _home, home);
+        Interlocked.Exchange(ref _order, new MoveOrder(home, onArrival));
         TryWake();
     }
 
@@ -145,13 +146,20 @@ internal sealed class Worker : IDisposable
         {
             // Only this thread writes _queues, so a plain read is current.
             WorkQueueSet queues = _queues;
-            WorkQueueSet home = Home;
+            MoveOrder order = Volatile.Read(ref _order); // Acquire: the order's home is fully visible.
+            WorkQueueSet home = order.Home;
             if (!ReferenceEquals(queues, home) && !StayLent(home))
             {
                 // Moved by the rebalancer, or lent and the home has work again: go home.
                 MoveTo(home);
                 _lentFrom = null;
                 queues = home;
+            }
+
+            if (ReferenceEquals(queues, home) && order.IsPending)
+            {
+                // The first boundary at which this worker serves its (new) owner: the move has arrived.
+                order.Arrive();
             }
 
             Task? task = queues.TryTake(Index, ref _random) ?? Spin(queues, home);
