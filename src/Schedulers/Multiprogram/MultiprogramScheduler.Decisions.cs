@@ -220,12 +220,12 @@ public sealed partial class MultiprogramScheduler
         {
             ProgramId? owner = decision.Placement.OwnerOf(_cpuOfWorker[i]);
             WorkQueueSet home = owner is { } id && setOf.TryGetValue(id, out WorkQueueSet? set) ? set : _idle;
-            Worker worker = _pool.Workers[i];
-            if (!ReferenceEquals(worker.Home, home))
+            CpuSlot cpu = _pool.Cpus[i];
+            if (!ReferenceEquals(cpu.Home, home))
             {
-                // The placement's moves are exactly the workers whose home changes, so every one has its index.
+                // The placement's moves are exactly the CPUs whose home changes, so every one has its index.
                 int move = moveOfCpu.GetValueOrDefault(_cpuOfWorker[i], -1);
-                worker.RequestMove(home, move < 0 ? null : () => arrivals.Arrive(move));
+                cpu.RequestMove(home, move < 0 ? null : () => arrivals.Arrive(move));
                 moved++;
             }
         }

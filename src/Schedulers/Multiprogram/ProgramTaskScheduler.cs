@@ -91,7 +91,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
 
     /// <summary>This program's counters in each worker slot (a slot counts only while its worker served this program).</summary>
     public IReadOnlyList<WorkerStatistics> WorkerStatistics =>
-        Queues.ReadWorkerStatistics(slot => _owner.IsPinned ? _owner.CpuOfWorker(slot) : null);
+        Queues.ReadWorkerStatistics(slot => _owner.IsPinned ? _owner.CpuOfWorker(slot) : null, _owner.WorkerCount);
 
     /// <summary>This program's counters summed over the worker slots, plus <see cref="AvailableTasks"/>.</summary>
     public SchedulerStatistics Statistics => Queues.SumStatistics(WorkerStatistics);
