@@ -45,7 +45,14 @@ public sealed class SchemeOptions
         RebalanceMilliseconds = new Option<int>("--rebalance-ms") { Description = "Rebalancing interval of the dynamic schemes, in milliseconds.", DefaultValueFactory = _ => 100 };
         RebalanceMilliseconds.Validators.Add(result => Positive(result, "--rebalance-ms"));
         NoLending = new Option<bool>("--no-lending") { Description = "Multiprogram schemes: never lend an idle worker to another program (strict partitions)." };
+        NoStandby = new Option<bool>("--no-standby")
+        {
+            Description = "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).",
+        };
     }
+
+    /// <summary>--no-standby.</summary>
+    public Option<bool> NoStandby { get; }
 
     /// <summary>--no-lending.</summary>
     public Option<bool> NoLending { get; }
@@ -84,6 +91,7 @@ public sealed class SchemeOptions
         command.Add(ProfileFallback);
         command.Add(RebalanceMilliseconds);
         command.Add(NoLending);
+        command.Add(NoStandby);
     }
 
     /// <summary>Reads the values.</summary>
@@ -103,7 +111,10 @@ public sealed class SchemeOptions
             parse.GetValue(Profiles) ?? Path.Combine(common.OutRoot, "profiles.json"),
             parse.GetValue(ProfileFallback) == "unit" ? Wiring.ProfileFallback.Unit : Wiring.ProfileFallback.Measure,
             TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)),
-            !parse.GetValue(NoLending));
+            !parse.GetValue(NoLending))
+        {
+            Standby = !parse.GetValue(NoStandby),
+        };
     }
 
     private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)

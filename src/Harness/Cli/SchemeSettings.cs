@@ -12,4 +12,8 @@ namespace DivCon.Harness.Cli;
 /// <param name="RebalanceInterval">Rebalancing interval.</param>
 /// <param name="Lending">Whether multiprogram schemes lend idle workers.</param>
 public sealed record SchemeSettings(
-    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending);
+    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending)
+{
+    /// <summary>Whether multiprogram schemes have a standby worker per CPU (default); false: <c>--no-standby</c>.</summary>
+    public bool Standby { get; init; } = true;
+}

@@ -15,7 +15,7 @@ public sealed class AllocationTrace
     private readonly long _start;
     private readonly Lock _gate = new();
     private readonly List<AllocationSample> _samples = [];
-    private readonly List<MoveArrivals> _moves = [];
+    private readonly List<(TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)> _moves = [];
 
     /// <summary>Starts a trace now.</summary>
     /// <param name="programs">Program names, the order of every recorded allocation (at least one).</param>
@@ -57,15 +57,36 @@ public sealed class AllocationTrace
         }
     }
 
-    /// <summary>Records a decision's moves; their latencies are read by <see cref="MoveLatencies"/>.</summary>
+    /// <summary>Records a decision's moves, now; their latencies are read later by <see cref="Moves"/>.</summary>
     /// <param name="arrivals">The decision's <see cref="RebalanceEvent.Arrivals"/>.</param>
-    public void RecordMoves(MoveArrivals arrivals)
+    /// <param name="labels">One description per move (e.g. "cpu 1: a -> b"), or null for none.</param>
+    /// <exception cref="ArgumentException"><paramref name="labels"/> does not have one entry per move.</exception>
+    public void RecordMoves(MoveArrivals arrivals, IReadOnlyList<string>? labels = null)
     {
         ArgumentNullException.ThrowIfNull(arrivals);
+        if (labels is not null && labels.Count != arrivals.Count)
+        {
+            throw new ArgumentException($"{labels.Count} labels for {arrivals.Count} moves.", nameof(labels));
+        }
+
+        var entry = (Elapsed, labels ?? [.. Enumerable.Repeat(string.Empty, arrivals.Count)], arrivals);
         lock (_gate)
         {
-            _moves.Add(arrivals);
+            _moves.Add(entry);
         }
+    }
+
+    /// <summary>Every recorded move so far with its latency as known now, in decision order.</summary>
+    /// <returns>A snapshot.</returns>
+    public IReadOnlyList<MoveSample> Moves()
+    {
+        (TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)[] decisions;
+        lock (_gate)
+        {
+            decisions = [.. _moves];
+        }
+
+        return [.. decisions.SelectMany(d => d.Arrivals.Latencies.Select((latency, i) => new MoveSample(d.At, d.Labels[i], latency)))];
     }
 
     /// <summary>
@@ -75,13 +96,7 @@ public sealed class AllocationTrace
     /// <returns>A snapshot.</returns>
     public IReadOnlyList<TimeSpan?> MoveLatencies()
     {
-        MoveArrivals[] decisions;
-        lock (_gate)
-        {
-            decisions = [.. _moves];
-        }
-
-        return [.. decisions.SelectMany(d => d.Latencies)];
+        return [.. Moves().Select(m => m.Latency)];
     }
 
     /// <summary>The recorded allocations in order.</summary>

@@ -72,6 +72,7 @@ public sealed class CyclicExperiment
         var allocations = new List<(string, AllocationChart)>();
         var incomplete = new List<IncompleteScheme>();
         var moveLatencies = new List<MoveLatencySummary>();
+        var moveSamples = new List<(string, MoveSample)>();
         foreach (IWorkloadScheme scheme in schemes)
         {
             IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -90,7 +91,9 @@ public sealed class CyclicExperiment
                 if (session.Allocations is { } moves)
                 {
                     // Read at the end of the test, before the departures: moves still under way count as not arrived.
-                    moveLatencies.Add(MoveLatencySummary.Compute(scheme.Name, moves.MoveLatencies()));
+                    IReadOnlyList<MoveSample> samples = moves.Moves();
+                    moveLatencies.Add(MoveLatencySummary.Compute(scheme.Name, [.. samples.Select(m => m.Latency)]));
+                    moveSamples.AddRange(samples.Select(m => (scheme.Name, m)));
                 }
 
                 string[] starved = programNames.Where(p => result.CountedSeconds(p).Count == 0).ToArray();
@@ -119,7 +122,7 @@ public sealed class CyclicExperiment
         OracleResult? oracle = _options.SpeedupTables is { } tables
             ? StaticPartitionOracle.Solve(tables.Where(t => programNames.Contains(t.Program, StringComparer.Ordinal)).ToArray(), _options.Cores)
             : null;
-        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete, MoveLatencies = moveLatencies };
+        var experiment = new CyclicExperimentResult(_options.Workload, single, tests, metrics, allocations, oracle) { Incomplete = incomplete, MoveLatencies = moveLatencies, MoveSamples = moveSamples };
         CyclicReportWriter.Write(context.Output, experiment);
         if (context.Console is { } console)
         {

@@ -25,4 +25,7 @@ public sealed record CyclicExperimentResult(
 
     /// <summary>The practical move latency of each scheme that recorded allocations (partitioning schemes).</summary>
     public IReadOnlyList<MoveLatencySummary> MoveLatencies { get; init; } = [];
+
+    /// <summary>Every move of those schemes, in decision order (the raw data of <see cref="MoveLatencies"/>).</summary>
+    public IReadOnlyList<(string Scheme, MoveSample Move)> MoveSamples { get; init; } = [];
 }

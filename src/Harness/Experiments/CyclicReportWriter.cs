@@ -12,7 +12,8 @@ namespace DivCon.Harness.Experiments;
 /// <item><c>isolated.csv</c>: every isolated run (program, run index, seconds);</item>
 /// <item><c>summary.json</c>: isolated timings, metrics per scheme, oracle; <c>summary.md</c>: the same as tables;</item>
 /// <item><c>move-latency.csv</c> and a "Move latency" section in <c>summary.md</c>: per partitioning scheme, the
-/// p50 / p95 / p99 / max time from a decision to a worker serving the moved core's new owner;</item>
+/// p50 / p95 / p99 / max time from a decision to a worker serving the moved core's new owner; <c>moves.csv</c>: every
+/// move (scheme, decision time, what moved, latency; empty when it did not arrive);</item>
 /// <item><c>ntt.svg</c>, <c>np.svg</c>, <c>antt.svg</c>, <c>stp.svg</c>, <c>mntt.svg</c>, and <c>allocation-&lt;scheme&gt;.svg</c> per partitioning scheme.</item>
 /// </list>
 /// </summary>
@@ -51,6 +52,9 @@ public static class CyclicReportWriter
             files.Add(folder.WriteText("move-latency.csv", w => Csv.Write(w, ["scheme", "moves", "arrived", "p50_ms", "p95_ms", "p99_ms", "max_ms"],
                 result.MoveLatencies.Select(m => (IReadOnlyList<string>)[m.Scheme, m.Moves.ToString(CultureInfo.InvariantCulture),
                     m.Arrived.ToString(CultureInfo.InvariantCulture), Csv.Number(m.P50Ms), Csv.Number(m.P95Ms), Csv.Number(m.P99Ms), Csv.Number(m.MaxMs)]))));
+            files.Add(folder.WriteText("moves.csv", w => Csv.Write(w, ["scheme", "decided_s", "move", "latency_ms"],
+                result.MoveSamples.Select(m => (IReadOnlyList<string>)[m.Scheme, Csv.Number(m.Move.DecidedAt.TotalSeconds), m.Move.Label,
+                    m.Move.Latency is { } latency ? Csv.Number(latency.TotalMilliseconds) : string.Empty]))));
             File.AppendAllLines(folder.PathOf("summary.md"), MoveLatencyMarkdown(result.MoveLatencies));
         }
 

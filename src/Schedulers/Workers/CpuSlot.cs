@@ -75,12 +75,31 @@ internal sealed class CpuSlot
     {
         // Full fence: the order is visible before we read the workers' states (Dekker pairs with Worker.Park, which
         // stores Sleeping and rereads the order, and with Worker.Standby, which stores Standby and rereads it).
-        Interlocked.Exchange(ref _order, new MoveOrder(home, onArrival));
+        var order = new MoveOrder(home, onArrival);
+        Interlocked.Exchange(ref _order, order);
         Worker server = Server;
-        if (!server.TryWake() && HasStandby)
+        if (server.TryWake() || !HasStandby)
         {
-            // The server is awake: between tasks it moves itself; inside a long task the standby takes over.
-            PartnerOf(server).TryActivate();
+            return;
+        }
+
+        // The server is awake: between tasks it moves itself; inside a long task the standby takes over.
+        Worker partner = PartnerOf(server);
+        if (partner.TryActivate())
+        {
+            return;
+        }
+
+        // No standby: the partner is still finishing a task from before a handover. When that task belongs to the
+        // new owner (a move back), the partner serves it already: make it the server again (it stays at its next
+        // boundary instead of retiring, and the current server retires at its own).
+        if (partner.IsInTask && ReferenceEquals(partner.Queues, home) &&
+            Interlocked.CompareExchange(ref _server, partner, server) == server)
+        {
+            // Full fence (the CAS): the partner, retiring concurrently, rechecks the server after announcing Standby.
+            partner.TryActivate();
+            server.TryWake();
+            order.Arrive();
         }
     }
 
@@ -94,15 +113,16 @@ internal sealed class CpuSlot
     }
 
     /// <summary>
-    /// Standby thread only: becomes the server in place of <paramref name="server"/> if it is still the server.
+    /// Standby thread only: becomes the server in place of <paramref name="server"/> if it is still the server (the
+    /// other writer of the server field is <see cref="RequestMove"/>, under the decision lock, for a move back).
     /// </summary>
     /// <param name="standby">The calling worker.</param>
     /// <param name="server">The server it observed inside a long task.</param>
     /// <returns>Whether the caller is now the server.</returns>
     public bool TryTakeOver(Worker standby, Worker server)
     {
-        // CAS: the server field has one writer at a time (only a non-server swaps itself in), and the full fence
-        // orders the swap before our reads of the order and before the old server's wake-up below.
+        // CAS: a swap succeeds only against the server we observed; the full fence orders it before our reads of the
+        // order and before the old server's wake-up.
         if (Interlocked.CompareExchange(ref _server, standby, server) != server)
         {
             return false;

@@ -324,7 +324,7 @@ internal sealed class Worker : IDisposable
             // TryActivate reads our state) and with RequestStop (flag store, full fence, reads our state).
             Volatile.Write(ref _state, Standby);
             Interlocked.MemoryBarrier();
-            if (_cpu.Order.IsPending || _pool.StopRequested)
+            if (_cpu.Order.IsPending || _pool.StopRequested || IsServer)
             {
                 // CAS: cancel our announcement unless an activator claimed us first; then consume its release.
                 if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby)
@@ -338,6 +338,11 @@ internal sealed class Worker : IDisposable
             }
 
             Debug.Assert(Volatile.Read(ref _state) == Awake, "Only an activator that set Awake releases the semaphore.");
+            if (IsServer)
+            {
+                return true; // Made the server again by a move back to the set whose task we were finishing.
+            }
+
             if (_pool.StopRequested)
             {
                 return false;
