@@ -34,7 +34,10 @@ public static class CyclicWorkflow
             var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers);
             IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
                 .ResolveAsync(workload, definitions.Any(d => d.UsesProfiles), context.Progress, warn, cancellationToken).ConfigureAwait(false);
-            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending);
+            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending)
+            {
+                Standby = schemes.Standby,
+            };
             context.Output.WriteJson("setup.json", Setup(experiment, workload, definitions, schemeContext, common, schemes));
             var options = new CyclicExperimentOptions
             {
@@ -87,6 +90,7 @@ public static class CyclicWorkflow
             WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
             RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
             schemes.Lending,
+            schemes.Standby,
             ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
             Profiles = context.Profiles.ToDictionary(
                 kv => kv.Key,

@@ -65,6 +65,10 @@ public sealed class SchemeOptions
         RebalanceMilliseconds = new Option<int>("--rebalance-ms") { Description = "Rebalancing interval of the dynamic schemes, in milliseconds.", DefaultValueFactory = _ => 100 };
         RebalanceMilliseconds.Validators.Add(result => Positive(result, "--rebalance-ms"));
         NoLending = new Option<bool>("--no-lending") { Description = "Multiprogram schemes: never lend an idle worker to another program (strict partitions)." };
+        NoStandby = new Option<bool>("--no-standby")
+        {
+            Description = "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).",
+        };
     }
 
     /// <summary>Default of --rounds.</summary>
@@ -77,6 +81,9 @@ public sealed class SchemeOptions
     /// over ten times the JIT time of later blocks (<c>blocks.csv</c>).
     /// </summary>
     public const double MaxDefaultWarmupSeconds = 30;
+
+    /// <summary>--no-standby.</summary>
+    public Option<bool> NoStandby { get; }
 
     /// <summary>--no-lending.</summary>
     public Option<bool> NoLending { get; }
@@ -123,6 +130,7 @@ public sealed class SchemeOptions
         command.Add(ProfileFallback);
         command.Add(RebalanceMilliseconds);
         command.Add(NoLending);
+        command.Add(NoStandby);
     }
 
     /// <summary>Reads the values.</summary>
@@ -151,6 +159,7 @@ public sealed class SchemeOptions
         {
             Rounds = rounds,
             WarmupTime = warmup,
+            Standby = !parse.GetValue(NoStandby),
         };
     }
 

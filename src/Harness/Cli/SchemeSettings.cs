@@ -19,4 +19,6 @@ public sealed record SchemeSettings(
 
     /// <summary>Each scheme's cyclic test in the uncounted warm-up round; zero (no warm-up round) when not set.</summary>
     public TimeSpan WarmupTime { get; init; } = TimeSpan.Zero;
+    /// <summary>Whether multiprogram schemes have a standby worker per CPU (default); false: <c>--no-standby</c>.</summary>
+    public bool Standby { get; init; } = true;
 }

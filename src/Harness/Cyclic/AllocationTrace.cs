@@ -1,10 +1,13 @@
 using DivCon.Harness.Reports.Charts;
+using DivCon.Schedulers.Multiprogram.Events;
 
 namespace DivCon.Harness.Cyclic;
 
 /// <summary>
 /// Records how many cores each program held over time, for the allocation chart of a multiprogram scheme.
-/// A scheme's rebalancer calls <see cref="Record"/> whenever it applies a new allocation. Thread-safe.
+/// A scheme's rebalancer calls <see cref="Record"/> whenever it applies a new allocation, and
+/// <see cref="RecordMoves"/> for every decision that moves cores (their practical latencies are read later, once the
+/// workers have arrived). Thread-safe.
 /// </summary>
 public sealed class AllocationTrace
 {
@@ -12,6 +15,7 @@ public sealed class AllocationTrace
     private readonly long _start;
     private readonly Lock _gate = new();
     private readonly List<AllocationSample> _samples = [];
+    private readonly List<(TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)> _moves = [];
 
     /// <summary>Starts a trace now.</summary>
     /// <param name="programs">Program names, the order of every recorded allocation (at least one).</param>
@@ -51,6 +55,48 @@ public sealed class AllocationTrace
         {
             _samples.Add(sample);
         }
+    }
+
+    /// <summary>Records a decision's moves, now; their latencies are read later by <see cref="Moves"/>.</summary>
+    /// <param name="arrivals">The decision's <see cref="RebalanceEvent.Arrivals"/>.</param>
+    /// <param name="labels">One description per move (e.g. "cpu 1: a -> b"), or null for none.</param>
+    /// <exception cref="ArgumentException"><paramref name="labels"/> does not have one entry per move.</exception>
+    public void RecordMoves(MoveArrivals arrivals, IReadOnlyList<string>? labels = null)
+    {
+        ArgumentNullException.ThrowIfNull(arrivals);
+        if (labels is not null && labels.Count != arrivals.Count)
+        {
+            throw new ArgumentException($"{labels.Count} labels for {arrivals.Count} moves.", nameof(labels));
+        }
+
+        var entry = (Elapsed, labels ?? [.. Enumerable.Repeat(string.Empty, arrivals.Count)], arrivals);
+        lock (_gate)
+        {
+            _moves.Add(entry);
+        }
+    }
+
+    /// <summary>Every recorded move so far with its latency as known now, in decision order.</summary>
+    /// <returns>A snapshot.</returns>
+    public IReadOnlyList<MoveSample> Moves()
+    {
+        (TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)[] decisions;
+        lock (_gate)
+        {
+            decisions = [.. _moves];
+        }
+
+        return [.. decisions.SelectMany(d => d.Arrivals.Latencies.Select((latency, i) => new MoveSample(d.At, d.Labels[i], latency)))];
+    }
+
+    /// <summary>
+    /// The practical latency of every recorded move so far, in decision order (null: the move had not arrived when
+    /// read, or a later decision superseded it).
+    /// </summary>
+    /// <returns>A snapshot.</returns>
+    public IReadOnlyList<TimeSpan?> MoveLatencies()
+    {
+        return [.. Moves().Select(m => m.Latency)];
     }
 
     /// <summary>The recorded allocations in order.</summary>

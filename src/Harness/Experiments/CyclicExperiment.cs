@@ -110,6 +110,8 @@ public sealed class CyclicExperiment
         int isolatedRunsPerRound = (_options.SingleProgramRuns + rounds - 1) / rounds;
         var measured = new List<CyclicRound>(rounds);
         var lastTraces = new Dictionary<string, AllocationTrace>(StringComparer.Ordinal);
+        var moveSamples = new List<(string Scheme, MoveSample Move)>();
+        var partitioning = new HashSet<string>(StringComparer.Ordinal);
         TimeSpan perRound = _options.TimeLimit / rounds;
         for (int round = 1; round <= rounds; round++)
         {
@@ -132,9 +134,15 @@ public sealed class CyclicExperiment
                 IWorkloadScheme scheme = schemes[slot - 1];
                 // Program names are known here: the warm-up round, or round 1 (which starts with the isolated block),
                 // set them; every scheme session is checked against them.
-                (CyclicTestResult result, AllocationTrace? trace) = await TimedBlockAsync(blocks, round, position, scheme.Name, context,
+                (CyclicTestResult result, AllocationTrace? trace, IReadOnlyList<MoveSample>? moves) = await TimedBlockAsync(blocks, round, position, scheme.Name, context,
                     () => RunSchemeAsync(scheme, programNames, perRound, prefix + scheme.Name, context, cancellationToken)).ConfigureAwait(false);
                 tests.Add((slot, scheme.Name, result));
+                if (moves is not null)
+                {
+                    partitioning.Add(scheme.Name);
+                    moveSamples.AddRange(moves.Select(m => (scheme.Name, m)));
+                }
+
                 if (trace is not null && trace.Samples().Count > 0)
                 {
                     lastTraces[scheme.Name] = trace;
@@ -155,12 +163,12 @@ public sealed class CyclicExperiment
             measured.Add(new CyclicRound(round, [.. order.Select(s => s == 0 ? BlockDiagnostics.IsolatedBlock : schemes[s - 1].Name)], single!, roundTests, roundMetrics));
         }
 
-        return Finish(schemes, programNames!, measured, blocks, lastTraces, context);
+        return Finish(schemes, programNames!, measured, blocks, lastTraces, partitioning, moveSamples, context);
     }
 
     private CyclicExperimentResult Finish(
         IReadOnlyList<IWorkloadScheme> schemes, string[] programNames, List<CyclicRound> measured, List<BlockDiagnostics> blocks,
-        Dictionary<string, AllocationTrace> lastTraces, ExperimentContext context)
+        Dictionary<string, AllocationTrace> lastTraces, HashSet<string> partitioning, List<(string Scheme, MoveSample Move)> moveSamples, ExperimentContext context)
     {
         // Pooled C_SP: every round's isolated runs of a program, in round order.
         ProgramTimings[] single = [.. measured[0].Isolated.Select(t => new ProgramTimings(t.Program,
@@ -169,8 +177,15 @@ public sealed class CyclicExperiment
         var metrics = new List<SchemeMetrics>();
         var allocations = new List<(string, AllocationChart)>();
         var incomplete = new List<IncompleteScheme>();
+        var moveLatencies = new List<MoveLatencySummary>();
         foreach (IWorkloadScheme scheme in schemes)
         {
+            if (partitioning.Contains(scheme.Name))
+            {
+                // Every measured round's moves of this scheme (partitioning schemes only; the warm-up round is not recorded).
+                moveLatencies.Add(MoveLatencySummary.Compute(scheme.Name, [.. moveSamples.Where(m => m.Scheme == scheme.Name).Select(m => m.Move.Latency)]));
+            }
+
             CyclicTestResult pooled = Pool(measured.Select(r => r.Tests.Single(t => t.Scheme == scheme.Name).Result).ToArray());
             tests.Add((scheme.Name, pooled));
             string[] starved = programNames.Where(p => pooled.CountedSeconds(p).Count == 0).ToArray();
@@ -211,6 +226,8 @@ public sealed class CyclicExperiment
             AcrossRounds = measured.Count > 1 ? acrossRounds : [],
             Ranking = measured.Count > 1 ? SchemeRanking.Separated(acrossRounds) : [],
             Blocks = blocks,
+            MoveLatencies = moveLatencies,
+            MoveSamples = moveSamples,
         };
         CyclicReportWriter.Write(context.Output, experiment);
         if (context.Console is { } console)
@@ -261,7 +278,7 @@ public sealed class CyclicExperiment
         }
     }
 
-    private static async Task<(CyclicTestResult Result, AllocationTrace? Trace)> RunSchemeAsync(
+    private static async Task<(CyclicTestResult Result, AllocationTrace? Trace, IReadOnlyList<MoveSample>? Moves)> RunSchemeAsync(
         IWorkloadScheme scheme, IReadOnlyList<string>? programNames, TimeSpan limit, string label, ExperimentContext context, CancellationToken cancellationToken)
     {
         IWorkloadSession session = await scheme.OpenAsync(cancellationToken).ConfigureAwait(false);
@@ -277,7 +294,8 @@ public sealed class CyclicExperiment
 
             var runner = new CyclicRunner(limit, context.Time, new PrefixedProgressSink(label, context.Progress));
             CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
-            return (result, session.Allocations);
+            // Read at the end of the test, before the departures: moves still under way count as not arrived.
+            return (result, session.Allocations, session.Allocations?.Moves());
         }
     }
 

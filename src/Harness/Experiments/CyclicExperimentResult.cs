@@ -35,4 +35,9 @@ public sealed record CyclicExperimentResult(
 
     /// <summary>What the runtime did in every block, the warm-up round's (round 0) included.</summary>
     public IReadOnlyList<BlockDiagnostics> Blocks { get; init; } = [];
+    /// <summary>The practical move latency of each scheme that recorded allocations (partitioning schemes).</summary>
+    public IReadOnlyList<MoveLatencySummary> MoveLatencies { get; init; } = [];
+
+    /// <summary>Every move of those schemes, in decision order (the raw data of <see cref="MoveLatencies"/>).</summary>
+    public IReadOnlyList<(string Scheme, MoveSample Move)> MoveSamples { get; init; } = [];
 }

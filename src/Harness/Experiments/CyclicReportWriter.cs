@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Harness.Metrics;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Reports.Charts;
 
@@ -12,6 +13,9 @@ namespace DivCon.Harness.Experiments;
 /// <item><c>rounds.csv</c> and <c>blocks.csv</c>: per round and block, see <see cref="RoundsReport"/>;</item>
 /// <item><c>isolated.csv</c>: every isolated run (program, run index, seconds, round);</item>
 /// <item><c>summary.json</c>: isolated timings, metrics per scheme, oracle; <c>summary.md</c>: the same as tables;</item>
+/// <item><c>move-latency.csv</c> and a "Move latency" section in <c>summary.md</c>: per partitioning scheme, the
+/// p50 / p95 / p99 / max time from a decision to a worker serving the moved core's new owner; <c>moves.csv</c>: every
+/// move (scheme, decision time, what moved, latency; empty when it did not arrive);</item>
 /// <item><c>ntt.svg</c>, <c>np.svg</c>, <c>antt.svg</c>, <c>stp.svg</c>, <c>mntt.svg</c>, and <c>allocation-&lt;scheme&gt;.svg</c> per partitioning scheme.</item>
 /// </list>
 /// </summary>
@@ -44,6 +48,7 @@ public static class CyclicReportWriter
                 result.AcrossRounds,
                 Ranking = result.Ranking.Select(s => s.Text),
                 result.Blocks,
+                result.MoveLatencies,
             }),
             folder.WriteText("summary.md", w => MultiprogramMarkdown.Write(w, $"Cyclic test: {result.Workload} workload", result.Metrics, folder.Stamp, result.Oracle)),
             SvgFile.Save(folder, "ntt.svg", MultiprogramCharts.Ntt(result.Workload, result.Metrics)),
@@ -68,6 +73,17 @@ public static class CyclicReportWriter
                 ["", "## Schemes without metrics", "", .. result.Incomplete.Select(i => $"- {MarkdownTable.EscapeCell(i.ToString())} (its runs are in runs.csv)."), ""]);
         }
 
+        if (result.MoveLatencies.Count > 0)
+        {
+            files.Add(folder.WriteText("move-latency.csv", w => Csv.Write(w, ["scheme", "moves", "arrived", "p50_ms", "p95_ms", "p99_ms", "max_ms"],
+                result.MoveLatencies.Select(m => (IReadOnlyList<string>)[m.Scheme, m.Moves.ToString(CultureInfo.InvariantCulture),
+                    m.Arrived.ToString(CultureInfo.InvariantCulture), Csv.Number(m.P50Ms), Csv.Number(m.P95Ms), Csv.Number(m.P99Ms), Csv.Number(m.MaxMs)]))));
+            files.Add(folder.WriteText("moves.csv", w => Csv.Write(w, ["scheme", "decided_s", "move", "latency_ms"],
+                result.MoveSamples.Select(m => (IReadOnlyList<string>)[m.Scheme, Csv.Number(m.Move.DecidedAt.TotalSeconds), m.Move.Label,
+                    m.Move.Latency is { } latency ? Csv.Number(latency.TotalMilliseconds) : string.Empty]))));
+            File.AppendAllLines(folder.PathOf("summary.md"), MoveLatencyMarkdown(result.MoveLatencies));
+        }
+
         foreach ((string scheme, AllocationChart chart) in result.Allocations)
         {
             files.Add(SvgFile.Save(folder, $"allocation-{FileNames.Slug(scheme)}.svg", chart));
@@ -90,4 +106,22 @@ public static class CyclicReportWriter
     }
 
     private static string Int(int value) => value.ToString(CultureInfo.InvariantCulture);
+    /// <summary>The "Move latency" section of the summary.</summary>
+    /// <param name="latencies">One summary per scheme.</param>
+    /// <returns>The lines.</returns>
+    internal static IEnumerable<string> MoveLatencyMarkdown(IReadOnlyList<MoveLatencySummary> latencies)
+    {
+        var table = new MarkdownTable(["Scheme", "Moves", "Arrived", "p50 (ms)", "p95 (ms)", "p99 (ms)", "max (ms)"]);
+        foreach (MoveLatencySummary m in latencies)
+        {
+            table.AddRow(m.Scheme, m.Moves.ToString(CultureInfo.InvariantCulture), m.Arrived.ToString(CultureInfo.InvariantCulture),
+                Ms(m.P50Ms), Ms(m.P95Ms), Ms(m.P99Ms), Ms(m.MaxMs));
+        }
+
+        var text = new StringWriter(CultureInfo.InvariantCulture);
+        table.WriteTo(text);
+        return ["", "## Move latency (decision to a worker serving the new owner)", "", .. text.ToString().TrimEnd().Split('\n').Select(l => l.TrimEnd('\r')), ""];
+    }
+
+    private static string Ms(double value) => double.IsNaN(value) ? "-" : value.ToString("0.###", CultureInfo.InvariantCulture);
 }

@@ -59,6 +59,7 @@ public abstract class MultiprogramScheme(IReadOnlyList<WorkloadMember> workload,
                 Policy = CreatePolicy(),
                 RebalanceInterval = UsesIntervalDecisions ? Context.RebalanceInterval : Timeout.InfiniteTimeSpan,
                 EnableLending = Context.Lending,
+                MoveHandoverThreshold = Context.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
                 TimeProvider = Context.Time,
             });
             owned.Add(scheduler);
@@ -105,8 +106,15 @@ public abstract class MultiprogramScheme(IReadOnlyList<WorkloadMember> workload,
             if (!decision.Skipped)
             {
                 Record(decision.After);
+                if (decision.Moves.Count > 0)
+                {
+                    _trace.RecordMoves(decision.Arrivals, [.. decision.Moves.Select(m => $"cpu {m.CpuId}: {NameOf(m.From)} -> {NameOf(m.To)}")]);
+                }
             }
         }
+
+        private string NameOf(ProgramId? program) =>
+            program is { } id && _index.TryGetValue(id, out int i) ? _trace.Programs[i] : "none";
 
         private void Record(IReadOnlyList<ProgramAllocation> allocation)
         {

@@ -24,6 +24,13 @@ public sealed record SchemeContext(
     /// <summary>The default rebalancing interval (100 ms, as in the thesis).</summary>
     public static readonly TimeSpan DefaultRebalanceInterval = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>
+    /// Whether the multiprogram scheduler keeps a standby worker per CPU, so that a moved core serves its new owner
+    /// within about a millisecond even when its worker is inside a long task (default); false: a move waits for the
+    /// task boundary.
+    /// </summary>
+    public bool Standby { get; init; } = true;
+
     /// <summary>The CPUs the run uses: the first <see cref="Workers"/> in topology order.</summary>
     public IReadOnlyList<int> Cpus => Machine.CpusFor(Workers);
 

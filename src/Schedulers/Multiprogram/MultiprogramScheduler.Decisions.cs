@@ -187,6 +187,7 @@ public sealed partial class MultiprogramScheduler
         }
         else
         {
+            decision = decision with { Arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves.Count) };
             Apply(decision);
             if (_historyCapacity > 0)
             {
@@ -207,15 +208,24 @@ public sealed partial class MultiprogramScheduler
     {
         // Make every worker's home match the placement (equivalent to applying decision.Moves, and robust to them).
         var setOf = _programs.ToDictionary(p => p.ProgramId, p => p.Queues);
+        var moveOfCpu = new Dictionary<int, int>(decision.Moves.Count);
+        for (int m = 0; m < decision.Moves.Count; m++)
+        {
+            moveOfCpu[decision.Moves[m].CpuId] = m;
+        }
+
+        MoveArrivals arrivals = decision.Arrivals;
         int moved = 0;
         for (int i = 0; i < WorkerCount; i++)
         {
             ProgramId? owner = decision.Placement.OwnerOf(_cpuOfWorker[i]);
             WorkQueueSet home = owner is { } id && setOf.TryGetValue(id, out WorkQueueSet? set) ? set : _idle;
-            Worker worker = _pool.Workers[i];
-            if (!ReferenceEquals(worker.Home, home))
+            CpuSlot cpu = _pool.Cpus[i];
+            if (!ReferenceEquals(cpu.Home, home))
             {
-                worker.RequestMove(home);
+                // The placement's moves are exactly the CPUs whose home changes, so every one has its index.
+                int move = moveOfCpu.GetValueOrDefault(_cpuOfWorker[i], -1);
+                cpu.RequestMove(home, move < 0 ? null : () => arrivals.Arrive(move));
                 moved++;
             }
         }

@@ -105,7 +105,15 @@ public sealed partial class MultiprogramScheduler : IDisposable
             _workerOfCpu[_cpuOfWorker[i]] = i;
         }
 
-        _victims = IsPinned ? VictimOrder.ByTopology(slots) : VictimOrder.Flat(slots.Count);
+        if (options.MoveHandoverThreshold < TimeSpan.Zero && options.MoveHandoverThreshold != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.MoveHandoverThreshold, "MoveHandoverThreshold must be zero, positive or infinite.");
+        }
+
+        // With standbys every set has a second slot per CPU (index + CPU count) for the CPU's standby worker.
+        TimeSpan? handover = options.MoveHandoverThreshold == Timeout.InfiniteTimeSpan ? null : options.MoveHandoverThreshold;
+        IReadOnlyList<LogicalCpu> slotCpus = handover is null ? slots : [.. slots, .. slots];
+        _victims = IsPinned ? VictimOrder.ByTopology(slotCpus) : VictimOrder.Flat(slotCpus.Count);
         TimeProvider = options.TimeProvider ?? TimeProvider.System;
         RebalanceInterval = options.RebalanceInterval;
         _historyCapacity = options.HistoryCapacity;
@@ -116,7 +124,7 @@ public sealed partial class MultiprogramScheduler : IDisposable
         _director = new WorkerDirector(options.EnableLending, _idle);
         int[] pins = _cpuOfWorker;
         _pool = new WorkerPool(
-            slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Index]) : null, _director);
+            slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
         _director.Attach(_pool);
         _rebalancer = new Rebalancer(this, RebalanceInterval);
 
@@ -246,8 +254,8 @@ public sealed partial class MultiprogramScheduler : IDisposable
             var result = new WorkerAssignment[WorkerCount];
             for (int i = 0; i < result.Length; i++)
             {
-                Worker worker = _pool.Workers[i];
-                result[i] = new WorkerAssignment(i, _cpuOfWorker[i], ProgramOf(worker.Home), ProgramOf(worker.Queues));
+                CpuSlot cpu = _pool.Cpus[i];
+                result[i] = new WorkerAssignment(i, _cpuOfWorker[i], ProgramOf(cpu.Home), ProgramOf(cpu.Queues));
             }
 
             return new ReadOnlyCollection<WorkerAssignment>(result);
@@ -325,19 +333,25 @@ public sealed partial class MultiprogramScheduler : IDisposable
     /// <summary>The pool (tests).</summary>
     internal WorkerPool Pool => _pool;
 
-    /// <summary>Workers serving <paramref name="queues"/> now (racy).</summary>
+    /// <summary>
+    /// CPUs whose serving worker serves <paramref name="queues"/> now (racy). An old server still finishing a task
+    /// after a standby handover is not counted: each CPU counts once, for the program its server takes tasks from.
+    /// </summary>
     /// <param name="queues">A program's queues.</param>
     /// <returns>The count.</returns>
     internal int CountServing(WorkQueueSet queues)
     {
         int count = 0;
-        foreach (Worker worker in _pool.Workers)
+        foreach (CpuSlot cpu in _pool.Cpus)
         {
-            count += ReferenceEquals(worker.Queues, queues) ? 1 : 0;
+            count += ReferenceEquals(cpu.Queues, queues) ? 1 : 0;
         }
 
         return count;
     }
+
+    /// <summary>Handovers to a standby worker so far, over all CPUs (tests and diagnostics).</summary>
+    internal long Handovers => _pool.Handovers;
 
     /// <summary>Any thread: a closed program's last task finished; its departure is performed on the rebalancer thread.</summary>
     /// <param name="program">The program.</param>

@@ -49,6 +49,18 @@ public sealed record MultiprogramSchedulerOptions
     /// </summary>
     public bool EnableLending { get; init; } = true;
 
+    /// <summary>The default <see cref="MoveHandoverThreshold"/>: 1 ms.</summary>
+    public static readonly TimeSpan DefaultMoveHandoverThreshold = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>
+    /// How long the task a CPU's worker is running must have run before a move of that CPU is handed to the CPU's
+    /// standby worker (default 1 ms): the standby serves the new owner at once while the operating system
+    /// time-slices it with the old worker until that task ends. <see cref="TimeSpan.Zero"/>: hand over whenever the
+    /// worker is inside a task. <see cref="Timeout.InfiniteTimeSpan"/>: no standby threads; a move waits for the
+    /// worker's next task boundary.
+    /// </summary>
+    public TimeSpan MoveHandoverThreshold { get; init; } = DefaultMoveHandoverThreshold;
+
     /// <summary>How many non-skipped decisions <see cref="MultiprogramScheduler.History"/> keeps (default 10,000).</summary>
     public int HistoryCapacity { get; init; } = 10_000;
 

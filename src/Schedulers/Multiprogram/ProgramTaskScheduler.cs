@@ -18,8 +18,10 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </para>
 /// <para>
 /// <b>Allocation.</b> <see cref="CurrentCores"/> is how many workers the rebalancer gave it (ownership);
-/// <see cref="MaximumConcurrencyLevel"/> is the pool's worker count because the allocation varies (and idle workers
-/// of other programs may be lent to it).
+/// <see cref="MaximumConcurrencyLevel"/> is the pool's CPU count, the upper bound of what the program may get
+/// (owned plus lent workers), because the allocation changes while it runs. Automatic granularity therefore sizes a
+/// run's leaves for the whole pool, never for a momentary allocation; a moved core does not wait for a long leaf,
+/// because the CPU's standby worker takes over (see the multiprogram README, "Standby handover").
 /// </para>
 /// <para>
 /// <b>Leaving.</b> <see cref="Dispose"/> is the program's departure: it stops accepting tasks from outside its
@@ -65,7 +67,11 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     public MultiprogramScheduler Scheduler => _owner;
 
     /// <inheritdoc />
-    /// <remarks>The pool's worker count: the program's allocation varies, up to every worker.</remarks>
+    /// <remarks>
+    /// The pool's CPU count (<see cref="MultiprogramScheduler.WorkerCount"/>): the upper bound of the workers the
+    /// program may get, owned or lent. Not its current allocation, which changes every rebalancing interval, and not
+    /// the number of threads (a CPU's standby adds no concurrency).
+    /// </remarks>
     public override int MaximumConcurrencyLevel => _owner.WorkerCount;
 
     /// <summary>Workers the rebalancer gave this program at its last decision (its owned workers).</summary>
@@ -91,7 +97,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
 
     /// <summary>This program's counters in each worker slot (a slot counts only while its worker served this program).</summary>
     public IReadOnlyList<WorkerStatistics> WorkerStatistics =>
-        Queues.ReadWorkerStatistics(slot => _owner.IsPinned ? _owner.CpuOfWorker(slot) : null);
+        Queues.ReadWorkerStatistics(slot => _owner.IsPinned ? _owner.CpuOfWorker(slot) : null, _owner.WorkerCount);
 
     /// <summary>This program's counters summed over the worker slots, plus <see cref="AvailableTasks"/>.</summary>
     public SchedulerStatistics Statistics => Queues.SumStatistics(WorkerStatistics);

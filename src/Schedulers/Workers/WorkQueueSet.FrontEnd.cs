@@ -1,4 +1,5 @@
 using System.Collections.ObjectModel;
+using System.Diagnostics;
 
 namespace DivCon.Schedulers.Workers;
 
@@ -44,26 +45,32 @@ internal sealed partial class WorkQueueSet
         return _execute(task);
     }
 
-    /// <summary>A snapshot of each slot's counters.</summary>
+    /// <summary>A snapshot of each CPU's counters: the slots of a CPU's workers (slot, slot + CPU count, ...) summed.</summary>
     /// <param name="cpuOfSlot">The CPU the worker of a slot is pinned to, or <see langword="null"/>.</param>
-    /// <returns>One entry per slot, in slot order.</returns>
-    public ReadOnlyCollection<WorkerStatistics> ReadWorkerStatistics(Func<int, int?> cpuOfSlot)
+    /// <param name="cpuCount">The pool's CPU count (the slot count without standbys); null: one entry per slot.</param>
+    /// <returns>One entry per CPU, in CPU order.</returns>
+    public ReadOnlyCollection<WorkerStatistics> ReadWorkerStatistics(Func<int, int?> cpuOfSlot, int? cpuCount = null)
     {
-        var result = new WorkerStatistics[SlotCount];
+        int cpus = cpuCount ?? SlotCount;
+        Debug.Assert(cpus >= 1 && SlotCount % cpus == 0, "Every CPU has the same number of slots.");
+        var result = new WorkerStatistics[cpus];
         for (int i = 0; i < result.Length; i++)
         {
-            // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
-            WorkerSlotCounters c = _counters[i];
-            result[i] = new WorkerStatistics(
-                i,
-                cpuOfSlot(i),
-                Volatile.Read(ref c.TasksExecuted),
-                Volatile.Read(ref c.TasksInlined),
-                Volatile.Read(ref c.LocalPops),
-                Volatile.Read(ref c.GlobalDequeues),
-                Volatile.Read(ref c.Steals),
-                Volatile.Read(ref c.FailedSteals),
-                Volatile.Read(ref c.Parks));
+            long executed = 0, inlined = 0, localPops = 0, globalDequeues = 0, steals = 0, failedSteals = 0, parks = 0;
+            for (int slot = i; slot < SlotCount; slot += cpus)
+            {
+                // Volatile reads: each counter is a whole, recent value written by its worker (single writer).
+                WorkerSlotCounters c = _counters[slot];
+                executed += Volatile.Read(ref c.TasksExecuted);
+                inlined += Volatile.Read(ref c.TasksInlined);
+                localPops += Volatile.Read(ref c.LocalPops);
+                globalDequeues += Volatile.Read(ref c.GlobalDequeues);
+                steals += Volatile.Read(ref c.Steals);
+                failedSteals += Volatile.Read(ref c.FailedSteals);
+                parks += Volatile.Read(ref c.Parks);
+            }
+
+            result[i] = new WorkerStatistics(i, cpuOfSlot(i), executed, inlined, localPops, globalDequeues, steals, failedSteals, parks);
         }
 
         return new ReadOnlyCollection<WorkerStatistics>(result);

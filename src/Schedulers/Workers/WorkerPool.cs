@@ -15,6 +15,7 @@ namespace DivCon.Schedulers.Workers;
 internal sealed class WorkerPool : IDisposable
 {
     private readonly Worker[] _workers;
+    private readonly CpuSlot[] _cpus;
     private readonly Action<Worker>? _startHook;
     private readonly Exception?[] _startFailures;
     private readonly CountdownEvent _started;
@@ -22,33 +23,62 @@ internal sealed class WorkerPool : IDisposable
     private int _stopRequested;
     private int _wakeCursor;
 
-    /// <summary>Creates (but does not start) <paramref name="workerCount"/> workers serving <paramref name="initial"/>.</summary>
-    /// <param name="workerCount">Number of workers, equal to the set's slot count.</param>
-    /// <param name="initial">The set every worker serves first; it is attached to this pool.</param>
-    /// <param name="startHook">Runs first on each worker's own thread (for example pinning); an exception stops
-    /// that worker and is reported by <see cref="Start"/>.</param>
+    /// <summary>
+    /// Creates (but does not start) one worker per CPU, and with <paramref name="handoverThreshold"/> a standby
+    /// worker per CPU as well, all serving <paramref name="initial"/>.
+    /// </summary>
+    /// <param name="cpuCount">Number of CPUs (workers, or worker pairs with standbys).</param>
+    /// <param name="initial">The set every worker serves first; it is attached to this pool. Its slot count must equal
+    /// <see cref="WorkerCount"/> (the CPU count, or twice it with standbys).</param>
+    /// <param name="startHook">Runs first on each worker's own thread (for example pinning to
+    /// <see cref="Worker.Cpu"/>); an exception stops that worker and is reported by <see cref="Start"/>.</param>
     /// <param name="director">Where idle workers look for other work (lending) and when they may exit; null for a
     /// single-set pool.</param>
-    public WorkerPool(int workerCount, WorkQueueSet initial, Action<Worker>? startHook = null, IWorkerDirector? director = null)
+    /// <param name="handoverThreshold">With a value: each CPU gets a standby worker that takes the CPU over when a
+    /// move finds the serving worker inside a task that has run this long; null: no standby.</param>
+    public WorkerPool(
+        int cpuCount, WorkQueueSet initial, Action<Worker>? startHook = null, IWorkerDirector? director = null, TimeSpan? handoverThreshold = null)
     {
         Director = director;
-        ArgumentOutOfRangeException.ThrowIfLessThan(workerCount, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(cpuCount, 1);
         ArgumentNullException.ThrowIfNull(initial);
-        _startHook = startHook;
-        _startFailures = new Exception?[workerCount];
-        _started = new CountdownEvent(workerCount);
-        _workers = new Worker[workerCount];
-        for (int i = 0; i < workerCount; i++)
+        if (handoverThreshold is { } threshold)
         {
-            _workers[i] = new Worker(this, i, initial);
+            ArgumentOutOfRangeException.ThrowIfLessThan(threshold, TimeSpan.Zero, nameof(handoverThreshold));
         }
 
+        long? thresholdTicks = handoverThreshold is { } t ? (long)Math.Min(t.TotalSeconds * Stopwatch.Frequency, long.MaxValue / 2) : null;
+        InitialSet = initial;
+        _startHook = startHook;
+        _cpus = new CpuSlot[cpuCount];
+        for (int i = 0; i < cpuCount; i++)
+        {
+            _cpus[i] = new CpuSlot(this, i, cpuCount, initial, thresholdTicks);
+        }
+
+        // Worker i of CPU c has index c + i * cpuCount: the first workers take slots 0..cpuCount-1, standbys the rest.
+        _workers = [.. _cpus.Select(c => c.Workers[0]), .. _cpus.Where(c => c.HasStandby).Select(c => c.Workers[1])];
+        _startFailures = new Exception?[_workers.Length];
+        _started = new CountdownEvent(_workers.Length);
         Workers = new ReadOnlyCollection<Worker>(_workers);
+        Cpus = new ReadOnlyCollection<CpuSlot>(_cpus);
         initial.AttachPool(this);
     }
 
-    /// <summary>The workers, by index.</summary>
+    /// <summary>The workers, by index (the CPUs' first workers, then their standbys).</summary>
     public IReadOnlyList<Worker> Workers { get; }
+
+    /// <summary>The CPUs, by index: owner, server and workers of each.</summary>
+    public IReadOnlyList<CpuSlot> Cpus { get; }
+
+    /// <summary>The set the workers served first; standbys serve it while they stand by (it must never get tasks).</summary>
+    public WorkQueueSet InitialSet { get; }
+
+    /// <summary>The number of CPUs.</summary>
+    public int CpuCount => _cpus.Length;
+
+    /// <summary>Handovers to a standby so far, over all CPUs.</summary>
+    public long Handovers => _cpus.Sum(c => c.Handovers);
 
     /// <summary>Where idle workers look for other sets' work; null for a single-set pool.</summary>
     public IWorkerDirector? Director { get; }
@@ -56,7 +86,7 @@ internal sealed class WorkerPool : IDisposable
     /// <summary>Announced sleepers over all sets (read on the lending wake-up path).</summary>
     public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
 
-    /// <summary>The number of workers.</summary>
+    /// <summary>The number of worker threads (and of slots in every set): the CPU count, or twice it with standbys.</summary>
     public int WorkerCount => _workers.Length;
 
     /// <summary>Whether <see cref="RequestStop"/> was called.</summary>
@@ -157,7 +187,7 @@ internal sealed class WorkerPool : IDisposable
     /// <returns>Whether nothing accepted is left to start (in every set, when there is a director).</returns>
     public bool CanExit(WorkQueueSet queues) => Director?.AllQuiescent() ?? queues.IsQuiescent;
 
-    /// <summary>Asks every worker to exit once the set it serves is quiescent, and wakes them all.</summary>
+    /// <summary>Asks every worker to exit once the set it serves is quiescent (a standby at once), and wakes them all.</summary>
     public void RequestStop()
     {
         // Full fence: the flag is visible before we read the workers' states, pairing with a sleeper's announce
@@ -165,7 +195,10 @@ internal sealed class WorkerPool : IDisposable
         Interlocked.Exchange(ref _stopRequested, 1);
         foreach (Worker worker in _workers)
         {
-            worker.TryWake();
+            if (!worker.TryWake())
+            {
+                worker.TryActivate();
+            }
         }
     }
 

@@ -69,7 +69,7 @@ public sealed class CyclicExperimentTests : IDisposable
         Assert.Single(result.Allocations);
 
         // Files.
-        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "rounds.csv", "blocks.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg"];
+        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "rounds.csv", "blocks.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg", "move-latency.csv", "moves.csv"];
         Assert.Equal(expected.Order(StringComparer.Ordinal), Directory.GetFiles(folder.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
         List<List<string>> runs = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "runs.csv")));
         Assert.Equal(1 + result.Tests.Sum(t => t.Result.Runs.Count), runs.Count);
@@ -81,6 +81,12 @@ public sealed class CyclicExperimentTests : IDisposable
         XDocument ntt = XDocument.Load(Path.Combine(folder.Path, "ntt.svg"));
         Assert.Equal(4, ntt.Descendants().Count(e => (string?)e.Attribute("class") == "bar")); // 2 programs x 2 schemes
         Assert.Contains("## System metrics", await File.ReadAllTextAsync(Path.Combine(folder.Path, "summary.md")), StringComparison.Ordinal);
+        // Move latency: one row per scheme with an allocation trace (the fake records no moves).
+        List<List<string>> moves = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "move-latency.csv")));
+        Assert.Equal(["scheme", "moves", "arrived", "p50_ms", "p95_ms", "p99_ms", "max_ms"], moves[0]);
+        Assert.Equal(["static partition", "0", "0", "", "", "", ""], moves[1]);
+        Assert.Equal(2, moves.Count);
+        Assert.Contains("## Move latency", await File.ReadAllTextAsync(Path.Combine(folder.Path, "summary.md")), StringComparison.Ordinal);
         // Console summary.
         Assert.Contains("System metrics", output.ToString(), StringComparison.Ordinal);
     }

@@ -25,4 +25,12 @@ public sealed record RebalanceEvent(
     IReadOnlyList<ProgramAllocation> Before,
     IReadOnlyList<ProgramAllocation> After,
     IReadOnlyList<CpuMove> Moves,
-    CpuAssignment Placement);
+    CpuAssignment Placement)
+{
+    /// <summary>
+    /// The practical latency of each of <see cref="Moves"/> (same order): filled in as workers start serving their
+    /// new owners, so read it after the moves had time to happen. <see cref="MoveArrivals.None"/> for skipped
+    /// decisions and decisions made by a decider alone (no mechanism applied them).
+    /// </summary>
+    public MoveArrivals Arrivals { get; init; } = MoveArrivals.None;
+}

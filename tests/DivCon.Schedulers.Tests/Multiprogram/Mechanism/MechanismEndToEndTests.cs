@@ -127,7 +127,7 @@ public sealed class MechanismEndToEndTests
         {
             Worker worker = Worker.Current!;
             IReadOnlyList<int> mask = ThreadAffinity.GetCurrentThreadAffinity();
-            int expected = scheduler.CpuOfWorker(worker.Index);
+            int expected = scheduler.CpuOfWorker(worker.Cpu.Index);
             if (mask.Count != 1 || mask[0] != expected)
             {
                 wrong.Add($"worker {worker.Index}: mask [{string.Join(",", mask)}], expected [{expected}]");

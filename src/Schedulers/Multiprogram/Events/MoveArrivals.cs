@@ -1,0 +1,78 @@
+using System.Collections.ObjectModel;
+using System.Globalization;
+
+namespace DivCon.Schedulers.Multiprogram.Events;
+
+/// <summary>
+/// The practical latency of each move of one decision: for move <c>i</c> of <see cref="RebalanceEvent.Moves"/>, the
+/// time from the decision (<see cref="RebalanceEvent.Timestamp"/>) to the moment a worker of that CPU started serving
+/// the new owner. Filled in by the workers as the moves arrive, so it grows after the event was raised; read it
+/// whenever, from any thread.
+/// </summary>
+/// <remarks>
+/// A move has no latency (null) while it is under way, and for good when a later decision moved the same CPU again
+/// before it arrived (it was superseded). Times come from the scheduler's <see cref="TimeProvider"/>.
+/// </remarks>
+public sealed class MoveArrivals
+{
+    private const long NotArrived = long.MinValue;
+    private readonly TimeProvider _clock;
+    private readonly long _decidedAt;
+    private readonly long[] _arrivedAt;
+
+    /// <summary>Creates the record of a decision's moves, none arrived.</summary>
+    /// <param name="clock">The scheduler's clock.</param>
+    /// <param name="decidedAt">The decision's timestamp on <paramref name="clock"/>.</param>
+    /// <param name="moves">The number of moves.</param>
+    internal MoveArrivals(TimeProvider clock, long decidedAt, int moves)
+    {
+        ArgumentNullException.ThrowIfNull(clock);
+        ArgumentOutOfRangeException.ThrowIfNegative(moves);
+        _clock = clock;
+        _decidedAt = decidedAt;
+        _arrivedAt = new long[moves];
+        Array.Fill(_arrivedAt, NotArrived);
+    }
+
+    /// <summary>The record of a decision without moves (and of skipped decisions).</summary>
+    public static MoveArrivals None { get; } = new(TimeProvider.System, 0, 0);
+
+    /// <summary>The number of moves (equal to the decision's <see cref="RebalanceEvent.Moves"/> count).</summary>
+    public int Count => _arrivedAt.Length;
+
+    /// <summary>How many moves have arrived so far.</summary>
+    public int ArrivedCount => _arrivedAt.Count(t => Volatile.Read(ref t) != NotArrived);
+
+    /// <summary>Each move's latency so far, in move order (null: not arrived, or superseded).</summary>
+    public IReadOnlyList<TimeSpan?> Latencies => new ReadOnlyCollection<TimeSpan?>([.. Enumerable.Range(0, Count).Select(LatencyOf)]);
+
+    /// <summary>The latency of move <paramref name="move"/>, or null while it has not arrived.</summary>
+    /// <param name="move">An index into the decision's moves.</param>
+    /// <returns>The time from the decision to the arrival.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="move"/> is not a move index.</exception>
+    public TimeSpan? LatencyOf(int move)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(move);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(move, Count);
+        long arrived = Volatile.Read(ref _arrivedAt[move]); // Volatile: written once by a worker thread.
+        return arrived == NotArrived ? null : _clock.GetElapsedTime(_decidedAt, arrived);
+    }
+
+    /// <inheritdoc />
+    public override string ToString()
+    {
+        TimeSpan[] done = [.. Latencies.OfType<TimeSpan>()];
+        return done.Length == 0
+            ? string.Create(CultureInfo.InvariantCulture, $"{Count} moves, none arrived")
+            : string.Create(CultureInfo.InvariantCulture, $"{done.Length}/{Count} moves arrived, slowest {done.Max().TotalMilliseconds:0.###} ms");
+    }
+
+    /// <summary>Worker thread: move <paramref name="move"/> has arrived now (only the first report counts).</summary>
+    /// <param name="move">The move's index.</param>
+    internal void Arrive(int move)
+    {
+        long now = _clock.GetTimestamp();
+        // Interlocked: a worker and its standby may both report one move; the first time stands.
+        Interlocked.CompareExchange(ref _arrivedAt[move], now, NotArrived);
+    }
+}
