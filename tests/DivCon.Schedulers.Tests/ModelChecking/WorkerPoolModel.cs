@@ -11,12 +11,13 @@ namespace DivCon.Schedulers.Tests.ModelChecking;
 /// <remarks>
 /// <para>Memory values: a state is 0 (Awake) or 1 (Sleeping); a set is its number + 1 (0 is null); a task is its id.</para>
 /// <para>
-/// Invariants. On every step: no task runs twice; no semaphore is released twice for one sleep; a worker woken
-/// from its semaphore finds its state Awake (the Debug.Assert of Park). In every
-/// terminal state (no thread can move, all store buffers empty): every task ran exactly once (a task still queued
-/// while every worker sleeps is a lost wake-up or a stranded program); every parked worker is parked at its home
-/// (a worker parked in its old set after a move strands its new program); every set's sleeper count equals its
-/// workers announced as Sleeping, and the pool's count is their sum.
+/// Invariants. On every step: no task runs twice; a worker runs only tasks of the set it serves (stealing stays
+/// inside a program); no semaphore is released twice for one sleep; a worker woken from its semaphore finds its
+/// state Awake (the Debug.Assert of Park). In every terminal state (no thread can move, all store buffers
+/// empty): every task ran exactly once (a task still queued while every worker sleeps is a lost wake-up or a
+/// stranded program); every parked worker is parked at its home (a worker parked in its old set after a move
+/// strands its new program); every set's sleeper count equals its workers announced as Sleeping, and the pool's
+/// count is their sum.
 /// </para>
 /// <para>
 /// Left out: counters (statistics only), closing and stopping (the scenario never closes a set or stops the
@@ -65,6 +66,7 @@ internal sealed class WorkerPoolModel : Model
     private readonly int _poolSleepers;
     private readonly int _stop;
     private readonly int _ranBase;
+    private readonly int[] _setOfTask;
 
     /// <summary>Creates the model of <paramref name="scenario"/>.</summary>
     /// <param name="scenario">The configuration.</param>
@@ -133,6 +135,18 @@ internal sealed class WorkerPoolModel : Model
             }
 
             SetInitial(set.Tail, count);
+        }
+
+        // The program each task belongs to: pushed tasks to the running worker's first set, the others as given.
+        _setOfTask = new int[_tasks + 1];
+        foreach (int task in scenario.PushedByRunningTask)
+        {
+            _setOfTask[task] = (scenario.Homes.Length > 0 ? scenario.Homes[scenario.RunningWorker] : 0) + 1;
+        }
+
+        foreach ((int set, int task) in scenario.InitialGlobal.Concat(scenario.External))
+        {
+            _setOfTask[task] = set + 1;
         }
 
         _ranBase = MemorySize;
@@ -382,6 +396,11 @@ internal sealed class WorkerPoolModel : Model
                 x.Where = "Worker.cs:158-161 queues.Execute(Index, task); continue";
                 if (x[3] != 0)
                 {
+                    if (_setOfTask[x[3]] != x[1])
+                    {
+                        x.Fail($"W{x.Thread} ran task {x[3]} of {SetName(_setOfTask[x[3]])} while serving {SetName(x[1])}");
+                    }
+
                     Ran(x, x[3]);
                     x[3] = 0;
                     x.Pc = 0;
