@@ -110,11 +110,6 @@ internal sealed class Execution
         int frame = FrameBase;
         Array.Clear(_state, frame, _model.FrameSize);
         _state[frame] = routine;
-        if (_model.Locals < 4)
-        {
-            throw new InvalidOperationException("Models need at least 4 locals per frame.");
-        }
-
         _state[frame + 3] = arg1;
         _state[frame + 4] = arg2;
         _state[frame + 5] = arg3;

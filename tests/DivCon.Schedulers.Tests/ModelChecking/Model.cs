@@ -24,6 +24,10 @@ internal abstract class Model
     /// <param name="bufferCapacity">Store-buffer entries per thread (exceeding it is a model error).</param>
     protected Model(string name, int locals, int maxFrames, int bufferCapacity)
     {
+        // Local 0 takes return values and locals 1-3 the arguments of Execution.Call.
+        ArgumentOutOfRangeException.ThrowIfLessThan(locals, 4);
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxFrames, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(bufferCapacity);
         Name = name;
         Locals = locals;
         MaxFrames = maxFrames;

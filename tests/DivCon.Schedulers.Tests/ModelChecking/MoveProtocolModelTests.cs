@@ -70,6 +70,20 @@ public sealed class MoveProtocolModelTests(ITestOutputHelper output)
             "although its home is B");
 
     [Fact]
+    public void Without_the_fence_of_the_home_exchange_the_sleepers_process_wide_barrier_still_publishes_the_move() =>
+        ModelAssert.Holds(
+            new WorkerPoolModel(MoveParkingWorker, PoolMutation.MoveWithoutFence), MemoryModel.TotalStoreOrder, output);
+
+    [Fact]
+    public void Without_both_fences_the_move_is_still_buffered_when_the_worker_rechecks_its_home()
+    {
+        const PoolMutation bothFences = PoolMutation.MoveWithoutFence | PoolMutation.OmitSleeperBarrier;
+        ModelAssert.Violated(
+            new WorkerPoolModel(MoveParkingWorker, bothFences), MemoryModel.TotalStoreOrder, output, "although its home is B");
+        ModelAssert.Holds(new WorkerPoolModel(MoveParkingWorker, bothFences), MemoryModel.SequentialConsistency, output);
+    }
+
+    [Fact]
     public void Without_the_wake_after_a_drain_the_handed_back_task_waits_while_its_program_sleeps() =>
         ModelAssert.Violated(
             new WorkerPoolModel(MoveBusyWorker, PoolMutation.OmitDrainWake), MemoryModel.TotalStoreOrder, output,

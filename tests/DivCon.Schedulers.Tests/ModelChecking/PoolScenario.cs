@@ -27,6 +27,12 @@ internal enum PoolMutation
 
     /// <summary><c>DrainLocalToGlobal</c> re-queues a moving worker's tasks without <c>WakeIfSleepers()</c> (WorkQueueSet.cs:331).</summary>
     OmitDrainWake = 16,
+
+    /// <summary>
+    /// <c>RequestMove</c> publishes the home with a plain <c>Volatile.Write</c> instead of Interlocked.Exchange
+    /// (Worker.cs:112): the mover's half of the Dekker pair loses its fence.
+    /// </summary>
+    MoveWithoutFence = 32,
 }
 
 /// <summary>

@@ -1262,8 +1262,17 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:112 Interlocked.Exchange(ref _home, home)";
-                x.Exchange(_workers[x[1]].Home, x[2]);
+                if ((_mutation & PoolMutation.MoveWithoutFence) != 0)
+                {
+                    x.Where = "Worker.cs:112 MUTATED: Volatile.Write(ref _home, home) (no fence)";
+                    x.Store(_workers[x[1]].Home, x[2]);
+                }
+                else
+                {
+                    x.Where = "Worker.cs:112 Interlocked.Exchange(ref _home, home)";
+                    x.Exchange(_workers[x[1]].Home, x[2]);
+                }
+
                 x.Pc = 1;
                 return;
             case 1:
