@@ -71,7 +71,7 @@ internal sealed partial class WorkQueueSet
     /// <summary>Whether <see cref="Close"/> was called.</summary>
     public bool IsClosed => Volatile.Read(ref _closed) != 0; // Acquire: pairs with Close's interlocked store.
 
-    /// <summary>Announced sleepers not yet woken (diagnostics and tests).</summary>
+    /// <summary>Announced sleepers not yet woken (diagnostics and tests); can briefly read below zero (RetractSleeper).</summary>
     public long Sleepers => Volatile.Read(ref _sleepers.Value); // Volatile: updated by interlocked ops elsewhere.
 
     /// <summary>
@@ -350,9 +350,9 @@ internal sealed partial class WorkQueueSet
     /// <summary>A sleeper that will not block after all, or its waker, withdraws the announcement.</summary>
     public void RetractSleeper()
     {
-        // Interlocked: several wakers and sleepers update the count concurrently.
-        long left = Interlocked.Decrement(ref _sleepers.Value);
-        Debug.Assert(left >= 0, "More sleepers retracted than announced.");
+        // Interlocked: wakers and sleepers update it concurrently. It can dip below zero for a moment: Park makes
+        // Sleeping visible before its increment, so a waker may claim the sleeper and decrement first (no assert).
+        Interlocked.Decrement(ref _sleepers.Value);
         _pool?.CountSleeper(-1);
     }
 

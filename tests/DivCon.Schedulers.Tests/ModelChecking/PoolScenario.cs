@@ -1,0 +1,92 @@
+namespace DivCon.Schedulers.Tests.ModelChecking;
+
+/// <summary>Deliberate defects that the worker-pool model can carry, to show that the checker finds them.</summary>
+[Flags]
+internal enum PoolMutation
+{
+    /// <summary>The protocol as written.</summary>
+    None = 0,
+
+    /// <summary>
+    /// (a) The sleeper-side fence: <c>AnnounceSleeper</c> without <c>Interlocked.MemoryBarrierProcessWide()</c>
+    /// (WorkQueueSet.cs:347), the barrier that stands in for the fence local pushes do not have.
+    /// </summary>
+    OmitSleeperBarrier = 1,
+
+    /// <summary>(b) The wake: producers publish a task without <c>WakeIfSleepers()</c> (WorkQueueSet.cs:147 and 163).</summary>
+    OmitProducerWake = 2,
+
+    /// <summary>
+    /// (c) The move's home re-check: <c>Park</c> no longer rereads <c>Home</c> after announcing (Worker.cs:219, the
+    /// third condition), the half of the Dekker pair that RequestMove relies on.
+    /// </summary>
+    OmitParkHomeRecheck = 4,
+
+    /// <summary><c>RequestMove</c> publishes the new home but does not call <c>TryWake()</c> (Worker.cs:113).</summary>
+    OmitMoveWake = 8,
+
+    /// <summary><c>DrainLocalToGlobal</c> re-queues a moving worker's tasks without <c>WakeIfSleepers()</c> (WorkQueueSet.cs:331).</summary>
+    OmitDrainWake = 16,
+
+    /// <summary>
+    /// <c>RequestMove</c> publishes the home with a plain <c>Volatile.Write</c> instead of Interlocked.Exchange
+    /// (Worker.cs:112): the mover's half of the Dekker pair loses its fence.
+    /// </summary>
+    MoveWithoutFence = 32,
+}
+
+/// <summary>
+/// A small configuration of <see cref="WorkerPoolModel"/>: queue sets (programs), workers with their homes, the
+/// work that appears and the moves a rebalancer requests. Sets and workers are numbered from 0; tasks from 1.
+/// </summary>
+/// <param name="Name">Shown in results.</param>
+internal sealed record PoolScenario(string Name)
+{
+    /// <summary>Queue sets (one per program; a single-set pool is a plain work-stealing scheduler).</summary>
+    public int Sets { get; init; } = 1;
+
+    /// <summary>Workers (pool threads), each with one deque slot in every set.</summary>
+    public int Workers { get; init; } = 2;
+
+    /// <summary>For each worker, the set it owns and serves at the start; all 0 when empty.</summary>
+    public int[] Homes { get; init; } = [];
+
+    /// <summary>Whether the pool has a director (multiprogram): producers may then wake sleepers of other sets.</summary>
+    public bool Director { get; init; }
+
+    /// <summary>Whether the director lends idle workers to other sets (EnableLending).</summary>
+    public bool Lending { get; init; }
+
+    /// <summary>The worker that starts inside a running task, or -1.</summary>
+    public int RunningWorker { get; init; } = -1;
+
+    /// <summary>Tasks that the running task pushes onto its worker's deque (PushLocal), in order.</summary>
+    public int[] PushedByRunningTask { get; init; } = [];
+
+    /// <summary>
+    /// Whether the running task keeps its worker busy for good after pushing (the worker never takes its own
+    /// children back, so only a woken worker can run them); otherwise it returns to the worker loop.
+    /// </summary>
+    public bool RunningTaskNeverEnds { get; init; }
+
+    /// <summary>Tasks already in a set's global queue at the start.</summary>
+    public (int Set, int Task)[] InitialGlobal { get; init; } = [];
+
+    /// <summary>External producers (one thread each): TryEnqueueExternal of a task into a set.</summary>
+    public (int Set, int Task)[] External { get; init; } = [];
+
+    /// <summary>Moves requested by one rebalancer thread, in order: RequestMove(worker, set).</summary>
+    public (int Worker, int Set)[] Moves { get; init; } = [];
+
+    /// <summary>Spin rounds before parking (the code has 24; each only repeats TryTake).</summary>
+    public int SpinRounds { get; init; }
+
+    /// <summary>Slots per deque (the pool model does not grow deques; the deque model checks growth).</summary>
+    public int DequeCapacity { get; init; } = 2;
+
+    /// <summary>Slots per global queue (one segment that never wraps).</summary>
+    public int GlobalCapacity { get; init; } = 3;
+
+    /// <inheritdoc />
+    public override string ToString() => Name;
+}
