@@ -18,8 +18,11 @@ public class PerformanceReportTests
         profile.Add(DcPhase.Execute, 1, S(0.015));
         IReadOnlyList<PhaseLevelTimes> levels = profile.Levels();
 
-        XDocument svg = XDocument.Parse(PhaseReport.Chart("mergesort", levels).Render(Samples.Stamp).ToString());
-        Assert.Equal(3, svg.Descendants().Count(e => (string?)e.Attribute("class") == "segment"));
+        StackedBarChart chart = PhaseReport.Chart("mergesort", levels);
+        Assert.Equal(["0", "1"], chart.Categories);
+        Assert.Equal([1.0, 0], chart.Layers[0].Values);   // split ms per level
+        XDocument svg = XDocument.Parse(chart.Render(Samples.Stamp).ToString());
+        Assert.Contains(svg.Descendants(), e => e.Name.LocalName == "text" && e.Value == "Recursion level");
 
         var csv = new StringWriter();
         PhaseReport.WriteCsv(csv, [("mergesort", levels)]);
