@@ -199,6 +199,7 @@ public sealed class ChartTests : IDisposable
     {
         var model = new PlotModel { Title = "broken" };
         model.Axes.Add(new CategoryAxis { Position = AxisPosition.Bottom });
+        model.Axes.Add(new LinearAxis { Position = AxisPosition.Left });
         model.Series.Add(new OxyPlot.Series.BarSeries { Items = { new OxyPlot.Series.BarItem(1, 0) } }); // bars need their category axis as Y axis
         Assert.Throws<InvalidOperationException>(() => SvgFile.Render(model, 900, 540, Samples.Stamp));
     }
