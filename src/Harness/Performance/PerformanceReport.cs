@@ -31,7 +31,7 @@ public static class PerformanceReport
         double[] Layer(Func<PerformanceBreakdown, double> select) => runs.Select(r => Math.Max(0, select(r.Breakdown))).ToArray();
         return new StackedBarChart(title, "Program and workers", "Thread time, P × T_P (s)", runs.Select(r => r.Label).ToArray(),
             [
-                new StackSeries("work (as on 1 worker)", Layer(b => Math.Min(b.Work.TotalSeconds, b.OneWorkerWork.TotalSeconds))),
+                new StackSeries("work", Layer(b => Math.Min(b.Work.TotalSeconds, b.OneWorkerWork.TotalSeconds))),
                 new StackSeries("work inflation", Layer(b => b.WorkInflation.TotalSeconds)),
                 new StackSeries("overhead", Layer(b => b.Overhead.TotalSeconds)),
                 new StackSeries("idle", Layer(b => b.Idle.TotalSeconds)),

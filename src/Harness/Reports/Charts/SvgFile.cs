@@ -36,7 +36,7 @@ public static class SvgFile
         ArgumentOutOfRangeException.ThrowIfLessThan(height, 150);
         string[] footer = stamp is null ? [] : [stamp.ToShortLine(), "$ " + Shorten(stamp.CommandLine)];
         using var stream = new MemoryStream();
-        var measurer = new PdfRenderContext(width, height, model.Background);
+        var measurer = new WideTextMeasurer(new PdfRenderContext(width, height, model.Background));
         using (var context = new SvgRenderContext(stream, width, height, isDocument: false, measurer, model.Background, useVerticalTextAlignmentWorkaround: true))
         {
             IPlotModel plot = model;
@@ -106,4 +106,35 @@ public static class SvgFile
     }
 
     private static string Shorten(string command) => command.Length > MaxCommandLength ? command[..(MaxCommandLength - 3)] + "..." : command;
+
+    /// <summary>
+    /// Measures text with the PDF standard-font metrics OxyPlot carries, widened by a margin: a viewer without the
+    /// named font draws a fallback (often DejaVu Sans, up to a quarter wider than Helvetica), and OxyPlot clips a
+    /// legend to the measured width. Measures only; drawing goes to the SVG context.
+    /// </summary>
+    private sealed class WideTextMeasurer(PdfRenderContext metrics) : RenderContextBase
+    {
+        private const double WidthMargin = 1.3;
+
+        public override OxySize MeasureText(string text, string fontFamily, double fontSize, double fontWeight)
+        {
+            OxySize size = metrics.MeasureText(text, fontFamily, fontSize, fontWeight);
+            return new OxySize(size.Width * WidthMargin, size.Height);
+        }
+
+        public override void DrawLine(IList<ScreenPoint> points, OxyColor stroke, double thickness, EdgeRenderingMode edgeRenderingMode, double[]? dashArray, LineJoin lineJoin) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override void DrawPolygon(IList<ScreenPoint> points, OxyColor fill, OxyColor stroke, double thickness, EdgeRenderingMode edgeRenderingMode, double[]? dashArray, LineJoin lineJoin) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override void DrawText(ScreenPoint p, string text, OxyColor fill, string fontFamily, double fontSize, double fontWeight, double rotation, HorizontalAlignment halign, VerticalAlignment valign, OxySize? maxSize) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override int ClipCount => 0;
+
+        public override void PushClip(OxyRect clippingRectangle) => throw new NotSupportedException("This context only measures text.");
+
+        public override void PopClip() => throw new NotSupportedException("This context only measures text.");
+    }
 }
