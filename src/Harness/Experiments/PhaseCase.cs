@@ -1,8 +1,9 @@
-using DivCon.Harness.Performance;
+using DivCon.Skeletons;
 
 namespace DivCon.Harness.Experiments;
 
-/// <summary>One program of the phases experiment: a run with the skeleton's observer feeding the given profile.</summary>
+/// <summary>One program of the phases experiment.</summary>
 /// <param name="Program">Program name.</param>
-/// <param name="RunObserved">Runs the program once, reporting every split/execute/merge into the profile.</param>
-public sealed record PhaseCase(string Program, Func<PhaseProfile, CancellationToken, Task> RunObserved);
+/// <param name="RunObserved">Runs the program once on the given number of workers (one of the experiment's
+/// <see cref="PhasesExperiment.WorkerCounts"/>), reporting every split/execute/merge to the observer.</param>
+public sealed record PhaseCase(string Program, Func<int, IDivideAndConquerObserver, CancellationToken, Task> RunObserved);

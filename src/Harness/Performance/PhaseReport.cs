@@ -42,7 +42,10 @@ public static class PhaseReport
     /// <param name="writer">Destination.</param>
     /// <param name="programs">(program, levels) pairs.</param>
     /// <param name="stamp">The run's stamp.</param>
-    public static void WriteMarkdown(TextWriter writer, IReadOnlyList<(string Program, IReadOnlyList<PhaseLevelTimes> Levels)> programs, RunStamp stamp)
+    /// <param name="performance">The performance model's rows, written as a section before the stamp; none when null or empty.</param>
+    public static void WriteMarkdown(
+        TextWriter writer, IReadOnlyList<(string Program, IReadOnlyList<PhaseLevelTimes> Levels)> programs, RunStamp stamp,
+        IReadOnlyList<(string Program, PerformanceBreakdown Breakdown)>? performance = null)
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(programs);
@@ -64,6 +67,12 @@ public static class PhaseReport
             }
 
             table.WriteTo(writer);
+        }
+
+        if (performance is { Count: > 0 })
+        {
+            writer.WriteLine();
+            PerformanceReport.WriteMarkdown(writer, performance);
         }
 
         MarkdownStamp.Write(writer, stamp);

@@ -142,6 +142,7 @@ public sealed class CommandSmokeTests : IDisposable
         ParseCsv(Path.Combine(folder, "sequential.csv"));
         ParseJson(Path.Combine(folder, "speedup-tables.json")).Dispose();
         ParseSvg(Path.Combine(folder, "speedup-vs-cores.svg"));
+        AssertPerformanceFiles(folder, ["quicksort"]);
         var store = DivCon.Schedulers.Multiprogram.Profiles.ScalabilityProfileStore.Load(profiles);
         Assert.True(store.TryGet("quicksort", "8192", out var profile));
         Assert.Equal(1, profile.ParallelTimes[0].Cores);
@@ -158,6 +159,26 @@ public sealed class CommandSmokeTests : IDisposable
         Assert.Contains(rows, r => r[0] == "strassen");
         ParseSvg(Path.Combine(folder, "phases-quicksort.svg"));
         ParseJson(Path.Combine(folder, "stamp.json")).Dispose();
+        AssertPerformanceFiles(folder, ["quicksort", "strassen"]);
+        Assert.Contains("## Performance model", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
+    }
+
+    /// <summary>The performance model's files: a one-worker row per program (its own baseline) and charts naming the bound's terms.</summary>
+    private static void AssertPerformanceFiles(string folder, IReadOnlyList<string> programs)
+    {
+        List<List<string>> rows = ParseCsv(Path.Combine(folder, "performance.csv"));
+        foreach (string program in programs)
+        {
+            List<string> one = Assert.Single(rows, r => r[0] == program && r[1] == "1");
+            Assert.Equal("1", one[rows[0].IndexOf("inflation_ratio")]);
+            Assert.Equal(one[rows[0].IndexOf("t_p_s")], one[rows[0].IndexOf("t_1_s")]);
+        }
+
+        XDocument bound = XDocument.Load(Path.Combine(folder, "time-vs-bound.svg"));
+        string[] texts = bound.Descendants().Where(e => e.Name.LocalName == "text").Select(e => e.Value).ToArray();
+        Assert.Contains("T_1 / P", texts);
+        Assert.Contains("T_∞ (span)", texts);
+        ParseSvg(Path.Combine(folder, "performance.svg"));
     }
 
     [Fact]

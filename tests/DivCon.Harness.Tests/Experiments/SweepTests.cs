@@ -75,7 +75,10 @@ public sealed class SweepTests : IDisposable
         Assert.Equal(5, json.RootElement.GetProperty("data").GetProperty("points").GetArrayLength());
         Assert.Contains("| mergesort | 0.5 | 2 | 5.0000 ± 0.0000 |", await File.ReadAllTextAsync(folder.PathOf("summary.md")), StringComparison.Ordinal);
         XDocument svg = XDocument.Load(folder.PathOf("time.svg"));
-        Assert.Equal(2, svg.Descendants().Count(e => (string?)e.Attribute("class") == "series"));
+        string[] texts = svg.Descendants().Where(e => e.Name.LocalName == "text").Select(e => e.Value).ToArray();
+        Assert.Equal(1, texts.Count(t => t == "quicksort")); // one legend entry per series
+        Assert.Equal(1, texts.Count(t => t == "mergesort"));
+        Assert.Contains("Time (s)", texts);
     }
 
     [Fact]

@@ -63,30 +63,67 @@ public sealed class ThinExperimentTests : IDisposable
     }
 
     [Fact]
-    public async Task Phases_experiment_averages_over_runs_and_writes_files()
+    public async Task Phases_experiment_averages_over_runs_models_each_worker_count_and_writes_files()
     {
-        ExperimentContext context = Context("phases", TimeProvider.System);
-        var experiment = new PhasesExperiment(runs: 2);
+        var clock = new ManualTimeProvider();
+        ExperimentContext context = Context("phases", clock);
+        var experiment = new PhasesExperiment(runs: 2, workerCounts: [2, 1]);
+        long Ms(double ms) => (long)(ms * System.Diagnostics.Stopwatch.Frequency / 1000);
         var cases = new PhaseCase[]
         {
-            new("merge sort", (profile, _) =>
+            // A two-leaf tree. One worker: 60 ms of wall time for 20 ms split/merge + 40 ms of leaves. Two workers:
+            // 40 ms of wall time, leaves inflated to 25 ms each.
+            new("merge sort", (workers, observer, _) =>
             {
-                profile.Add(DcPhase.Split, 0, TimeSpan.FromMilliseconds(2));
-                profile.Add(DcPhase.Execute, 1, TimeSpan.FromMilliseconds(10));
-                profile.Add(DcPhase.Execute, 1, TimeSpan.FromMilliseconds(10));
-                profile.Add(DcPhase.Merge, 0, TimeSpan.FromMilliseconds(6));
+                observer.OnPhase(Skeletons.DivideAndConquerPhase.Split, 0, Ms(8));
+                observer.OnPhase(Skeletons.DivideAndConquerPhase.Execute, 1, Ms(workers == 1 ? 20 : 25));
+                observer.OnPhase(Skeletons.DivideAndConquerPhase.Execute, 1, Ms(workers == 1 ? 20 : 25));
+                observer.OnPhase(Skeletons.DivideAndConquerPhase.Merge, 0, Ms(12));
+                clock.Advance(TimeSpan.FromMilliseconds(workers == 1 ? 60 : 40));
                 return Task.CompletedTask;
             }),
         };
 
-        var results = await experiment.RunAsync(cases, context).WaitAsync(TestTimeouts.Wait);
+        IReadOnlyList<PhasesResult> results = await experiment.RunAsync(cases, context).WaitAsync(TestTimeouts.Wait);
 
-        PhaseLevelTimes[] levels = results.Single().Levels.ToArray();
-        Assert.Equal(new PhaseLevelTimes(0, TimeSpan.FromMilliseconds(2), TimeSpan.Zero, TimeSpan.FromMilliseconds(6), 2), levels[0]);
-        Assert.Equal(new PhaseLevelTimes(1, TimeSpan.Zero, TimeSpan.FromMilliseconds(20), TimeSpan.Zero, 2), levels[1]);
-        Assert.True(File.Exists(context.Output.PathOf("phases-merge-sort.svg")));
-        Assert.True(File.Exists(context.Output.PathOf("phases.csv")));
+        PhasesResult result = Assert.Single(results);
+        Assert.Equal([1, 2], experiment.WorkerCounts);
+        Assert.Equal([1, 2], result.Observations.Select(o => o.Workers));
+        PhaseLevelTimes[] levels = result.Levels.ToArray(); // on the largest count, averaged over the two runs
+        Assert.Equal(8, levels[0].Split.TotalMilliseconds, 2);
+        Assert.Equal(50, levels[1].Execute.TotalMilliseconds, 2);
+        Assert.Equal(2, levels[1].ExecuteCount);
+        Assert.Equal(2, levels[0].Count);
+
+        PerformanceBreakdown two = result.Performance.Single(b => b.Workers == 2);
+        Assert.Equal(TimeSpan.FromMilliseconds(40), two.Elapsed);
+        Assert.Equal(TimeSpan.FromMilliseconds(60), two.OneWorkerElapsed);
+        Assert.Equal(70.0 / 60.0, two.InflationRatio, 3);                                   // 70 ms of work against 60 ms
+        Assert.Equal(40, two.Span.TotalMilliseconds, 2);     // 8 + 20 + 12
+        Assert.Equal(40, two.LowerBound.TotalMilliseconds, 2); // max(60/2, 40)
+
+        foreach (string file in new[] { "phases-merge-sort.svg", "phases.csv", "performance.csv", "performance.svg", "time-vs-bound.svg" })
+        {
+            Assert.True(File.Exists(context.Output.PathOf(file)), file);
+        }
+
+        string summary = await File.ReadAllTextAsync(context.Output.PathOf("summary.md"));
+        Assert.Contains("## Performance model", summary, StringComparison.Ordinal);
+        Assert.True(summary.IndexOf("## Performance model", StringComparison.Ordinal) < summary.IndexOf("Commit", StringComparison.Ordinal));
         await Assert.ThrowsAsync<ArgumentException>(() => experiment.RunAsync([], context));
         Assert.Throws<ArgumentOutOfRangeException>(() => new PhasesExperiment(0));
+        Assert.Throws<ArgumentException>(() => new PhasesExperiment(1, [0, 2]));
+    }
+
+    [Fact]
+    public async Task Phases_without_a_one_worker_count_report_no_model()
+    {
+        ExperimentContext context = Context("phases-no-model", TimeProvider.System);
+        var cases = new PhaseCase[] { new("p", (_, observer, _) => { observer.OnPhase(Skeletons.DivideAndConquerPhase.Execute, 0, 1000); return Task.CompletedTask; }) };
+
+        PhasesResult result = Assert.Single(await new PhasesExperiment(1, [2]).RunAsync(cases, context).WaitAsync(TestTimeouts.Wait));
+
+        Assert.Empty(result.Performance);
+        Assert.False(File.Exists(context.Output.PathOf("performance.csv")));
     }
 }

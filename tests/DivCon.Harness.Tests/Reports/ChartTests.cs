@@ -3,9 +3,12 @@ using System.Xml.Linq;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
+using OxyPlot;
+using OxyPlot.Axes;
 
 namespace DivCon.Harness.Tests.Reports;
 
+/// <summary>The charts as files: valid SVG, stamped, with the titles, series and ticks a reader needs.</summary>
 public sealed class ChartTests : IDisposable
 {
     private static readonly XNamespace Svg = "http://www.w3.org/2000/svg";
@@ -19,55 +22,76 @@ public sealed class ChartTests : IDisposable
         }
     }
 
-    private static XDocument Reparse(ISvgChart chart) => XDocument.Parse(chart.Render(Samples.Stamp).ToString());
+    /// <summary>Saves the chart as a file in a stamped results folder and parses the file back.</summary>
+    private XDocument SaveAndLoad(ISvgChart chart)
+    {
+        ResultsFolder folder = ResultsFolder.Create(_root, "charts", Samples.Stamp);
+        string path = SvgFile.Save(folder, "chart.svg", chart);
+        XDocument svg = XDocument.Load(path);
+        Assert.Equal(Svg + "svg", svg.Root!.Name);
+        Assert.Equal("900", (string?)svg.Root.Attribute("width"));
+        Assert.Equal(chart.Title, svg.Root.Element(Svg + "title")!.Value);
+        Assert.DoesNotContain(Texts(svg), t => t.Contains("exception", StringComparison.OrdinalIgnoreCase));
+        return svg;
+    }
 
-    private static IEnumerable<XElement> WithClass(XDocument document, string name, string cssClass) =>
-        document.Descendants(Svg + name).Where(e => (string?)e.Attribute("class") == cssClass);
+    private static string[] Texts(XDocument svg) => svg.Descendants(Svg + "text").Select(t => t.Value).ToArray();
+
+    /// <summary>Fill colours of the drawn rectangles, as OxyPlot writes them into the style attribute.</summary>
+    private static int RectanglesFilled(XDocument svg, string rgb) =>
+        svg.Descendants(Svg + "rect").Count(r => ((string?)r.Attribute("style") ?? "").Contains($"fill:rgb({rgb})", StringComparison.Ordinal));
 
     [Fact]
-    public void Line_chart_has_one_group_per_series_markers_and_error_bars()
+    public void Line_chart_names_its_series_and_axes_and_labels_log2_ticks_as_fractions()
     {
         var chart = new LineChart("Time vs granularity", "Granularity (fraction of problem)", "Time (s)",
         [
             new LineSeries("quicksort", [new(1, 8), new(0.5, 4.1, 0.2), new(1.0 / 64, 0.5, 0.05)]),
             new LineSeries("mergesort", [new(1, 9), new(0.5, 5), new(1.0 / 64, 0.7)]),
             new LineSeries("pi", [new(1, 7), new(1.0 / 64, 0.3, 0.01)]),
-        ], xScale: AxisScale.Log2, yScale: AxisScale.Log10);
+        ], xScale: AxisScale.Log2, yScale: AxisScale.Log10, descendingX: true);
 
-        XDocument svg = Reparse(chart);
-        Assert.Equal(Svg + "svg", svg.Root!.Name);
-        Assert.Equal("Time vs granularity", svg.Root.Element(Svg + "title")!.Value);
-        XElement[] series = WithClass(svg, "g", "series").ToArray();
-        Assert.Equal(3, series.Length);
-        Assert.Equal(["quicksort", "mergesort", "pi"], series.Select(s => (string)s.Attribute("data-series")!));
-        Assert.Equal(8, WithClass(svg, "circle", "marker").Count());
-        Assert.Equal(3, WithClass(svg, "g", "error-bar").Count());
-        Assert.Equal(3, WithClass(svg, "g", "legend-item").Count());
-        Assert.Equal(3, series[0].Element(Svg + "polyline")!.Attribute("points")!.Value.Split(' ').Length);
-        // Log2 ticks from 1/64 to 1, labelled as fractions.
-        string[] ticks = WithClass(svg, "g", "x-axis").Single().Elements(Svg + "text").Where(t => (string?)t.Attribute("class") == "tick-label").Select(t => t.Value).ToArray();
-        Assert.Equal(["1/64", "1/32", "1/16", "1/8", "1/4", "1/2", "1"], ticks);
+        XDocument svg = SaveAndLoad(chart);
+        string[] texts = Texts(svg);
+        Assert.Contains("Time vs granularity", texts);
+        Assert.Contains("Granularity (fraction of problem)", texts);
+        Assert.Contains("Time (s)", texts);
+        Assert.Equal(1, texts.Count(t => t == "quicksort"));      // one legend entry each; error bars have none
+        Assert.Contains("mergesort", texts);
+        Assert.Contains("pi", texts);
+        Assert.True(Array.IndexOf(texts, "1/64") >= 0 && Array.IndexOf(texts, "1/2") >= 0, string.Join("|", texts));
+
+        PlotModel model = chart.ToPlotModel();
+        Assert.Equal(3, model.Series.OfType<OxyPlot.Series.LineSeries>().Count());
+        Assert.Equal(2, model.Series.OfType<OxyPlot.Series.ScatterErrorSeries>().Count()); // mergesort has no error
+        Assert.Equal([1.0 / 64, 0.5, 1], model.Series.OfType<OxyPlot.Series.LineSeries>().First().Points.Select(p => p.X));
+        LogarithmicAxis x = Assert.IsType<LogarithmicAxis>(model.Axes.Single(a => a.Position == AxisPosition.Bottom));
+        Assert.Equal(2, x.Base);
+        Assert.True(x.StartPosition > x.EndPosition); // descending: the whole problem on the left
     }
 
     [Fact]
     public void Every_chart_carries_the_stamp_in_desc_metadata_and_footer()
     {
         var chart = new LineChart("t", "x", "y", [new LineSeries("s", [new(1, 1), new(2, 2)])]);
-        XDocument svg = Reparse(chart);
+        XDocument svg = XDocument.Parse(chart.Render(Samples.Stamp).ToString());
 
         Assert.Contains("Commit: abc1234", svg.Root!.Element(Svg + "desc")!.Value, StringComparison.Ordinal);
         using JsonDocument metadata = JsonDocument.Parse(svg.Root.Element(Svg + "metadata")!.Value);
         Assert.Equal("Test CPU @ 3.0GHz", metadata.RootElement.GetProperty("cpuModel").GetString());
-        Assert.Equal(2, WithClass(svg, "text", "stamp").Count());
-        Assert.Contains(WithClass(svg, "text", "stamp"), t => t.Value.Contains("cyclic --scheme", StringComparison.Ordinal));
+        XElement[] footer = svg.Descendants(Svg + "text").Where(t => (string?)t.Attribute("class") == "stamp").ToArray();
+        Assert.Equal(2, footer.Length);
+        Assert.StartsWith("DivCon abc1234", footer[0].Value, StringComparison.Ordinal);
+        Assert.Equal("$ dotnet run --project src/Harness -- cyclic --scheme 'a b'", footer[1].Value);
 
         XDocument unstamped = XDocument.Parse(chart.Render(null).ToString());
         Assert.Null(unstamped.Root!.Element(Svg + "desc"));
-        Assert.Empty(WithClass(unstamped, "text", "stamp"));
+        Assert.Null(unstamped.Root.Element(Svg + "metadata"));
+        Assert.DoesNotContain(unstamped.Descendants(Svg + "text"), t => t.Value.Contains("abc1234", StringComparison.Ordinal));
     }
 
     [Fact]
-    public void Grouped_bar_chart_has_a_bar_per_category_and_series_with_error_bars()
+    public void Grouped_bar_chart_draws_a_bar_per_value_with_heights_in_proportion()
     {
         var chart = new GroupedBarChart("NTT per program", "NTT", ["quicksort", "mergesort", "strassen"],
         [
@@ -76,22 +100,42 @@ public sealed class ChartTests : IDisposable
             new BarSeries("dynamic", [1.7, double.NaN, 2.4]),
         ], xLabel: "Program", referenceLine: 1);
 
-        XDocument svg = Reparse(chart);
-        XElement[] bars = WithClass(svg, "rect", "bar").ToArray();
-        Assert.Equal(8, bars.Length); // 9 minus the missing one
-        Assert.Equal(5, WithClass(svg, "g", "error-bar").Count());
-        Assert.Single(WithClass(svg, "line", "reference-line"));
-        Assert.Equal(3, WithClass(svg, "g", "legend-item").Count());
-        // Taller value, taller bar.
-        double Height(string series, string category) => double.Parse(
-            bars.Single(b => (string?)b.Attribute("data-series") == series && (string?)b.Attribute("data-category") == category).Attribute("height")!.Value,
-            System.Globalization.CultureInfo.InvariantCulture);
-        Assert.True(Height("shared", "strassen") > Height("shared", "quicksort"));
-        Assert.Equal(2.0 / 3.0, Height("shared", "quicksort") / Height("shared", "strassen"), 2);
+        XDocument svg = SaveAndLoad(chart);
+        string[] texts = Texts(svg);
+        Assert.Contains("NTT", texts);
+        Assert.Contains("Program", texts);
+        Assert.All(["quicksort", "mergesort", "strassen", "shared", "static", "dynamic"], name => Assert.Contains(name, texts));
+        // Bars plus one legend swatch per series, in the series' colour; dynamic misses mergesort.
+        Assert.Equal(3 + 1, RectanglesFilled(svg, "0,114,178"));
+        Assert.Equal(3 + 1, RectanglesFilled(svg, "230,159,0"));
+        Assert.Equal(2 + 1, RectanglesFilled(svg, "0,158,115"));
+
+        // Taller value, taller bar: shared's bars (3.0, 2.0, 1.5) above its legend swatch.
+        double[] heights = svg.Descendants(Svg + "rect")
+            .Where(r => ((string?)r.Attribute("style") ?? "").Contains("fill:rgb(0,114,178)", StringComparison.Ordinal))
+            .Select(r => double.Parse((string)r.Attribute("height")!, System.Globalization.CultureInfo.InvariantCulture))
+            .OrderDescending().ToArray();
+        Assert.Equal(2.0 / 3.0, heights[1] / heights[0], 2);
+        Assert.Equal(1.5 / 3.0, heights[2] / heights[0], 2);
+
+        PlotModel model = chart.ToPlotModel();
+        var shared = (OxyPlot.Series.ErrorBarSeries)model.Series[0];
+        Assert.Equal([0.2, 0, 0.4], shared.Items.Cast<OxyPlot.Series.ErrorBarItem>().Select(i => i.Error));
+        Assert.Single(model.Annotations);
     }
 
     [Fact]
-    public void Stacked_bar_chart_has_a_segment_per_non_zero_value()
+    public void Per_scheme_bars_take_the_category_colours_and_name_them_in_the_legend()
+    {
+        var chart = new GroupedBarChart("STP", "STP", ["shared", "static"], [new BarSeries("STP", [1.2, 1.5], [0.1, 0.1])], colorByCategory: true);
+        XDocument svg = SaveAndLoad(chart);
+        Assert.Equal(1, RectanglesFilled(svg, "0,114,178"));   // shared's bar (its legend swatch is a line)
+        Assert.Equal(1, RectanglesFilled(svg, "230,159,0"));   // static's bar
+        Assert.Equal(2, Texts(svg).Count(t => t == "shared")); // axis label and legend entry
+    }
+
+    [Fact]
+    public void Stacked_bar_chart_draws_a_segment_per_non_zero_value()
     {
         var chart = new StackedBarChart("Phases of mergesort", "Recursion level", "Cumulative time (ms)", ["0", "1", "2", "3"],
         [
@@ -100,13 +144,16 @@ public sealed class ChartTests : IDisposable
             new StackSeries("merge", [40, 30, 20, 0]),
         ]);
 
-        XDocument svg = Reparse(chart);
-        Assert.Equal(7, WithClass(svg, "rect", "segment").Count());
-        Assert.Equal(3, WithClass(svg, "g", "legend-item").Count());
+        XDocument svg = SaveAndLoad(chart);
+        string[] texts = Texts(svg);
+        Assert.All(["Recursion level", "Cumulative time (ms)", "split", "execute", "merge"], t => Assert.Contains(t, texts));
+        Assert.Equal(3 + 1, RectanglesFilled(svg, "0,114,178"));  // split: three segments and a swatch
+        Assert.Equal(1 + 1, RectanglesFilled(svg, "230,159,0"));  // execute
+        Assert.Equal(3 + 1, RectanglesFilled(svg, "0,158,115"));  // merge
     }
 
     [Fact]
-    public void Allocation_chart_has_one_area_per_program()
+    public void Allocation_chart_draws_one_band_per_program_as_steps()
     {
         var chart = new AllocationChart("Cores per program (dynamic)", ["qs", "ms", "st"], 8,
         [
@@ -115,12 +162,17 @@ public sealed class ChartTests : IDisposable
             new AllocationSample(TimeSpan.FromSeconds(4), [0, 6, 2]),
         ], TimeSpan.FromSeconds(6));
 
-        XDocument svg = Reparse(chart);
-        XElement[] areas = WithClass(svg, "path", "area").ToArray();
-        Assert.Equal(3, areas.Length);
-        Assert.All(areas, a => Assert.EndsWith("Z", a.Attribute("d")!.Value, StringComparison.Ordinal));
-        // Three samples give a step outline of 2 points per sample on each side.
-        Assert.Equal(12, areas[0].Attribute("d")!.Value.Split(' ').Count(t => t.Contains(',', StringComparison.Ordinal)));
+        XDocument svg = SaveAndLoad(chart);
+        string[] texts = Texts(svg);
+        Assert.All(["Time (s)", "Cores", "qs", "ms", "st"], t => Assert.Contains(t, texts));
+
+        PlotModel model = chart.ToPlotModel();
+        var bands = model.Series.OfType<OxyPlot.Series.AreaSeries>().ToArray();
+        Assert.Equal(3, bands.Length);
+        // The middle band (ms) sits on qs: from 3 to 6 cores, then 4 to 6, then 0 to 6, two points per sample.
+        Assert.Equal([6.0, 6, 6, 6, 6, 6], bands[1].Points.Select(p => p.Y));
+        Assert.Equal([3.0, 3, 4, 4, 0, 0], bands[1].Points2.Select(p => p.Y));
+        Assert.Equal([0.0, 1.5, 1.5, 4, 4, 6], bands[1].Points.Select(p => p.X));
     }
 
     [Fact]
@@ -143,13 +195,12 @@ public sealed class ChartTests : IDisposable
     }
 
     [Fact]
-    public void Saved_files_are_well_formed_svg()
+    public void A_model_oxyplot_cannot_draw_fails_instead_of_saving_its_error_as_a_chart()
     {
-        ResultsFolder folder = ResultsFolder.Create(_root, "charts", Samples.Stamp);
-        string path = SvgFile.Save(folder, "ntt.svg", new GroupedBarChart("NTT", "NTT", ["a"], [new BarSeries("s", [1.5], [0.1])]));
-
-        XDocument svg = XDocument.Load(path);
-        Assert.Equal(Svg + "svg", svg.Root!.Name);
-        Assert.Single(WithClass(svg, "rect", "bar"));
+        var model = new PlotModel { Title = "broken" };
+        model.Axes.Add(new CategoryAxis { Position = AxisPosition.Bottom });
+        model.Axes.Add(new LinearAxis { Position = AxisPosition.Left });
+        model.Series.Add(new OxyPlot.Series.BarSeries { Items = { new OxyPlot.Series.BarItem(1, 0) } }); // bars need their category axis as Y axis
+        Assert.Throws<InvalidOperationException>(() => SvgFile.Render(model, 900, 540, Samples.Stamp));
     }
 }

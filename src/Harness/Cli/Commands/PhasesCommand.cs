@@ -3,6 +3,7 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Performance;
 using DivCon.Harness.Wiring;
 using DivCon.Schedulers;
+using DivCon.Harness.Terminal;
 using DivCon.Skeletons;
 using Spectre.Console;
 
@@ -11,7 +12,8 @@ namespace DivCon.Harness.Cli.Commands;
 /// <summary>
 /// <c>phases</c>: cumulative split / execute / merge time per recursion level of each program (thesis 7.3,
 /// figure 7.5), from the skeleton's <see cref="PhaseAggregator"/> observer, averaged over a few runs alone on all
-/// workers at automatic granularity.
+/// workers at automatic granularity, and on one worker for the performance model (work, overhead, idle, work
+/// inflation, T_P against max(T_1/P, T_∞)).
 /// </summary>
 public static class PhasesCommand
 {
@@ -32,23 +34,41 @@ public static class PhasesCommand
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "phases", settings.Workers, async (context, _) =>
             {
-                WorkerPoolTaskScheduler scheduler = SchedulerFactory.Create(host.Machine, host.Machine.CpusFor(settings.Workers));
+                // The performance model compares every worker count with one worker: observe both.
+                int[] counts = settings.Workers > 1 ? [1, settings.Workers] : [1];
+                var schedulers = new Dictionary<int, WorkerPoolTaskScheduler>();
                 try
                 {
-                    // One unobserved run per program first, so that JIT compilation does not land in level 0.
-                    foreach (WorkloadMember member in workload)
+                    foreach (int count in counts)
                     {
-                        await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                        schedulers[count] = SchedulerFactory.Create(host.Machine, host.Machine.CpusFor(count));
                     }
 
-                    PhaseCase[] cases = workload.Select(m => new PhaseCase(m.Name, (profile, ct) => RunObservedAsync(m, scheduler, profile, ct))).ToArray();
-                    return await new PhasesExperiment(parse.GetValue(sweep.Runs)).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    // One unobserved run per program and scheduler first, so that JIT compilation does not land in level 0.
+                    foreach (WorkloadMember member in workload)
+                    {
+                        foreach (WorkerPoolTaskScheduler scheduler in schedulers.Values)
+                        {
+                            await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                        }
+                    }
+
+                    PhaseCase[] cases = workload.Select(m => new PhaseCase(m.Name,
+                        (workers, observer, ct) => m.Program.RunParallelAsync(schedulers[workers], observer: observer, cancellationToken: ct))).ToArray();
+                    return await new PhasesExperiment(parse.GetValue(sweep.Runs), counts).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
                 }
                 finally
                 {
-                    await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
+                    foreach (WorkerPoolTaskScheduler scheduler in schedulers.Values)
+                    {
+                        await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
+                    }
                 }
-            }, result => host.Console.Write(Summary(result))).ConfigureAwait(false);
+            }, result =>
+            {
+                host.Console.Write(Summary(result));
+                host.Console.Write(PerformanceTable.Build(result.SelectMany(r => r.Performance.Select(b => (r.Program, b))).ToArray()));
+            }).ConfigureAwait(false);
             if (settings.Verify)
             {
                 Verification.VerifyAll(workload, "phases");
@@ -57,36 +77,12 @@ public static class PhasesCommand
         return command;
     }
 
-    /// <summary>Runs a program once with a fresh aggregator and adds its per-level totals to the profile.</summary>
-    /// <param name="member">The program.</param>
-    /// <param name="scheduler">Where it runs.</param>
-    /// <param name="profile">The experiment's profile.</param>
-    /// <param name="cancellationToken">Cancels the run.</param>
-    /// <returns>The run.</returns>
-    internal static async Task RunObservedAsync(WorkloadMember member, TaskScheduler scheduler, PhaseProfile profile, CancellationToken cancellationToken)
-    {
-        var aggregator = new PhaseAggregator();
-        await member.Program.RunParallelAsync(scheduler, observer: aggregator, cancellationToken: cancellationToken).ConfigureAwait(false);
-        foreach (PhaseLevelStatistics level in aggregator.Snapshot().Where(l => l.Count > 0))
-        {
-            profile.AddMany(ToDcPhase(level.Phase), level.Depth, level.TotalTime, level.Count);
-        }
-    }
-
-    private static DcPhase ToDcPhase(DivideAndConquerPhase phase) => phase switch
-    {
-        DivideAndConquerPhase.Split => DcPhase.Split,
-        DivideAndConquerPhase.Execute => DcPhase.Execute,
-        DivideAndConquerPhase.Merge => DcPhase.Merge,
-        _ => throw new ArgumentOutOfRangeException(nameof(phase), phase, "Unknown phase."),
-    };
-
-    private static Table Summary(IReadOnlyList<(string Program, IReadOnlyList<PhaseLevelTimes> Levels)> result)
+    private static Table Summary(IReadOnlyList<PhasesResult> result)
     {
         var table = new Table().Title("Cumulative phase time per run (ms, summed over tasks)")
             .AddColumn("Program").AddColumn(new TableColumn("Levels").RightAligned())
             .AddColumn(new TableColumn("Split").RightAligned()).AddColumn(new TableColumn("Execute").RightAligned()).AddColumn(new TableColumn("Merge").RightAligned());
-        foreach ((string program, IReadOnlyList<PhaseLevelTimes> levels) in result)
+        foreach ((string program, IReadOnlyList<PhaseLevelTimes> levels, _, _) in result)
         {
             table.AddRow(
                 Markup.Escape(program),

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Performance;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Wiring;
@@ -13,6 +14,7 @@ namespace DivCon.Harness.Cli.Commands;
 /// <c>scalability</c>: each program alone on 1..N pinned workers, contiguous and dispersed CPUs (thesis 7.2,
 /// figures 7.3 and 7.4); speedup against a sequential run on one pinned core. Stores the contiguous results as
 /// scalability profiles (<see cref="ScalabilityProfileStore"/>) for the partitioning schemes and the oracle.
+/// Then one observed run per program and core count feeds the performance model (<c>performance.*</c>).
 /// </summary>
 public static class ScalabilityCommand
 {
@@ -115,13 +117,48 @@ public static class ScalabilityCommand
                         warn($"Scalability profiles of {string.Join(", ", workload.Select(m => m.Name))} stored in {Path.GetFullPath(storePath)}.");
                     }
 
-                    return sweep;
+                    // The performance model: one observed run per program and core count (contiguous CPUs, after the
+                    // timed sweep so that the observer never touches its timings), each compared with one core.
+                    var observations = new List<(string Program, RunObservation Run)>();
+                    int[] modelCounts = [.. coreCounts.Append(1).Distinct().Order()];
+                    context.Progress.BeginPhase("performance model", workload.Count * modelCounts.Length);
+                    foreach (WorkloadMember member in workload)
+                    {
+                        foreach (int count in modelCounts)
+                        {
+                            TaskScheduler scheduler = slot.Get(string.Create(CultureInfo.InvariantCulture, $"{CpuAllocationStrategy.Contiguous} {count}"),
+                                () => SchedulerFactory.Create(host.Machine, CpuAllocation.Allocate(host.Machine.Topology, count, CpuAllocationStrategy.Contiguous)));
+                            RunObservation run = await Task.Run(() => RunObservation.ObserveAsync(count,
+                                (observer, ct) => member.Program.RunParallelAsync(scheduler, observer: observer, cancellationToken: ct), host.Time, cancellationToken), cancellationToken).ConfigureAwait(false);
+                            observations.Add((member.Name, run));
+                            context.Progress.Report("performance model", observations.Count, $"{member.Name} on {count} core(s)");
+                        }
+                    }
+
+                    context.Progress.EndPhase("performance model");
+                    (string Program, PerformanceBreakdown Breakdown)[] model = observations
+                        .Where(o => o.Run.Workers != 1 || coreCounts.Contains(1))
+                        .Select(o => (o.Program, PerformanceModel.Analyze(o.Run, observations.Single(b => b.Program == o.Program && b.Run.Workers == 1).Run)))
+                        .ToArray();
+                    PerformanceReport.WriteFiles(context.Output, model);
+                    context.Output.WriteText("performance.md", w =>
+                    {
+                        w.WriteLine("# Scalability: performance model");
+                        w.WriteLine();
+                        PerformanceReport.WriteMarkdown(w, model);
+                        MarkdownStamp.Write(w, context.Output.Stamp);
+                    });
+                    return (sweep, model);
                 }
                 finally
                 {
                     await SchedulerFactory.DisposeOffWorkersAsync(slot).ConfigureAwait(false);
                 }
-            }, result => host.Console.Write(SweepTable.Build(result, "Cores"))).ConfigureAwait(false);
+            }, result =>
+            {
+                host.Console.Write(SweepTable.Build(result.sweep, "Cores"));
+                host.Console.Write(PerformanceTable.Build(result.model));
+            }).ConfigureAwait(false);
             if (settings.Verify)
             {
                 Verification.VerifyAll(workload, "scalability");

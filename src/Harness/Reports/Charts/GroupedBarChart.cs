@@ -1,6 +1,7 @@
-using System.Globalization;
-using System.Xml.Linq;
-using DivCon.Harness.Machine;
+using OxyPlot;
+using OxyPlot.Annotations;
+using OxyPlot.Axes;
+using OxyPlot.Series;
 
 namespace DivCon.Harness.Reports.Charts;
 
@@ -9,11 +10,10 @@ namespace DivCon.Harness.Reports.Charts;
 /// (categories) per scheme (series), or ANTT/STP per scheme (one category per scheme, one series).
 /// </summary>
 /// <remarks>
-/// Each bar is an SVG <c>&lt;rect class="bar"&gt;</c> carrying <c>data-series</c> and <c>data-category</c>;
-/// each error bar a <c>&lt;g class="error-bar"&gt;</c>. The y axis starts at zero. An optional horizontal
-/// reference line marks a meaningful level (NTT = 1: no slowdown).
+/// The value axis starts at zero. An optional dashed horizontal reference line marks a meaningful level
+/// (NTT = 1: no slowdown; the oracle's STP).
 /// </remarks>
-public sealed class GroupedBarChart : ISvgChart
+public sealed class GroupedBarChart : SvgChart
 {
     /// <summary>Creates the chart.</summary>
     /// <param name="title">Title.</param>
@@ -23,16 +23,16 @@ public sealed class GroupedBarChart : ISvgChart
     /// <param name="xLabel">X axis title, or null.</param>
     /// <param name="referenceLine">A y value to mark with a dashed line, or null.</param>
     /// <param name="colorByCategory">Colour bars by category instead of series, with categories in the legend
-    /// (for a single series of one value per scheme, so schemes keep the colours they have in the per-program charts).</param>
+    /// (for a single series of one value per scheme, so schemes keep the colours they have in the per-program charts;
+    /// only the first series is drawn).</param>
     /// <param name="width">Width in pixels.</param>
     /// <param name="height">Height in pixels.</param>
     /// <exception cref="ArgumentException">Empty inputs, mismatched lengths, or a negative/infinite value.</exception>
     public GroupedBarChart(
         string title, string yLabel, IReadOnlyList<string> categories, IReadOnlyList<BarSeries> series,
         string? xLabel = null, double? referenceLine = null, bool colorByCategory = false, int width = 900, int height = 540)
+        : base(title, width, height)
     {
-        ChartValidation.Title(title, nameof(title));
-        ChartValidation.Size(width, height);
         ArgumentNullException.ThrowIfNull(categories);
         ArgumentNullException.ThrowIfNull(series);
         if (categories.Count == 0 || series.Count == 0)
@@ -42,15 +42,10 @@ public sealed class GroupedBarChart : ISvgChart
 
         foreach (BarSeries s in series)
         {
-            if (s is null || s.Values is null || s.Values.Count != categories.Count || (s.HalfWidths is not null && s.HalfWidths.Count != categories.Count))
-            {
-                throw new ArgumentException($"Series '{s?.Name}' needs exactly {categories.Count} values (and half-widths, if given).", nameof(series));
-            }
-
-            if (s.Values.Any(v => v < 0 || double.IsInfinity(v)) || (s.HalfWidths?.Any(h => h < 0 || double.IsInfinity(h)) ?? false))
-            {
-                throw new ArgumentException($"Series '{s.Name}' has a negative or infinite value.", nameof(series));
-            }
+            ChartStyle.RequireValues(s?.Values is not null && s.Values.Count == categories.Count && (s.HalfWidths is null || s.HalfWidths.Count == categories.Count),
+                $"Series '{s?.Name}' needs exactly {categories.Count} values (and half-widths, if given).", nameof(series));
+            ChartStyle.RequireValues(!s!.Values.Any(v => v < 0 || double.IsInfinity(v)) && !(s.HalfWidths?.Any(h => h < 0 || double.IsInfinity(h)) ?? false),
+                $"Series '{s.Name}' has a negative or infinite value.", nameof(series));
         }
 
         if (referenceLine is { } reference && (!double.IsFinite(reference) || reference < 0))
@@ -58,19 +53,13 @@ public sealed class GroupedBarChart : ISvgChart
             throw new ArgumentException($"Reference line {reference} must be finite and non-negative.", nameof(referenceLine));
         }
 
-        Title = title;
         YLabel = yLabel ?? string.Empty;
         XLabel = xLabel;
         Categories = categories;
         Series = series;
         ReferenceLine = referenceLine;
         ColorByCategory = colorByCategory;
-        Width = width;
-        Height = height;
     }
-
-    /// <inheritdoc/>
-    public string Title { get; }
 
     /// <summary>Y axis title.</summary>
     public string YLabel { get; }
@@ -90,75 +79,88 @@ public sealed class GroupedBarChart : ISvgChart
     /// <summary>Whether bars are coloured by category (legend: categories) rather than by series.</summary>
     public bool ColorByCategory { get; }
 
-    /// <summary>Width in pixels.</summary>
-    public int Width { get; }
-
-    /// <summary>Height in pixels.</summary>
-    public int Height { get; }
-
     /// <inheritdoc/>
-    public XDocument Render(RunStamp? stamp)
+    public override PlotModel ToPlotModel()
     {
-        var canvas = new SvgCanvas(Width, Height, Title, stamp);
-        PlotArea area = canvas.Area;
-        double top = 0;
-        foreach (BarSeries s in Series)
+        PlotModel model = ChartStyle.Model(Title);
+        model.Axes.Add(ChartStyle.CategoryAxis(XLabel, Categories));
+        Axis values = ChartStyle.ValueAxis(AxisPosition.Left, YLabel, AxisScale.Linear, startAtZero: true);
+        values.Key = ChartStyle.ValueKey;
+        double top = Series.SelectMany(s => s.Values.Select((v, c) => double.IsNaN(v) ? 0 : v + HalfWidth(s, c))).DefaultIfEmpty(0).Max();
+        if (ReferenceLine is { } reference && reference >= top)
         {
+            values.Maximum = Math.Max(reference, top) * 1.08;
+        }
+
+        if (top == 0 && (ReferenceLine ?? 0) == 0)
+        {
+            values.Maximum = 1; // all bars zero or missing: an axis from 0 to 1 rather than a degenerate one
+        }
+
+        model.Axes.Add(values);
+        if (ColorByCategory)
+        {
+            // One series, each bar in its category's colour; the legend names the categories through
+            // point-less lines drawn only as legend swatches.
+            ErrorBarSeries bars = Bars(Series[0].Name, ChartStyle.Color(0));
+            bars.RenderInLegend = false;
             for (int c = 0; c < Categories.Count; c++)
             {
-                double v = s.Values[c];
-                double h = s.HalfWidths is null || double.IsNaN(s.HalfWidths[c]) ? 0 : s.HalfWidths[c];
-                if (!double.IsNaN(v))
-                {
-                    top = Math.Max(top, v + h);
-                }
+                Add(bars, Series[0], c, ChartStyle.Color(c));
+                model.Series.Add(new OxyPlot.Series.LineSeries { Title = Categories[c], Color = ChartStyle.Color(c), StrokeThickness = 8 });
             }
+
+            model.Series.Add(ChartStyle.Columns(bars));
         }
-
-        top = Math.Max(top, ReferenceLine ?? 0);
-        var y = new ChartAxis(AxisScale.Linear, 0, top, area.Bottom, area.Top, includeZero: true);
-        canvas.DrawYAxis(y, YLabel);
-        canvas.DrawCategoryAxis(Categories, XLabel);
-
-        double slot = area.Width / Categories.Count;
-        double barWidth = slot * 0.8 / Series.Count;
-        var bars = new XElement(SvgCanvas.Svg + "g", new XAttribute("class", "bars"));
-        for (int c = 0; c < Categories.Count; c++)
+        else
         {
-            for (int s = 0; s < Series.Count; s++)
+            for (int i = 0; i < Series.Count; i++)
             {
-                double value = Series[s].Values[c];
-                if (double.IsNaN(value))
+                ErrorBarSeries bars = Bars(Series[i].Name, ChartStyle.Color(i));
+                for (int c = 0; c < Categories.Count; c++)
                 {
-                    continue;
+                    Add(bars, Series[i], c, OxyColors.Automatic);
                 }
 
-                double x = area.Left + (c * slot) + (slot * 0.1) + (s * barWidth);
-                double yTop = y.Map(value);
-                XElement bar = SvgCanvas.Rect(x, yTop, barWidth - 1, area.Bottom - yTop, ChartPalette.Color(ColorByCategory ? c : s), "bar");
-                bar.Add(new XAttribute("data-series", Series[s].Name), new XAttribute("data-category", Categories[c]));
-                bar.Add(new XElement(SvgCanvas.Svg + "title", string.Create(CultureInfo.InvariantCulture, $"{Series[s].Name}, {Categories[c]}: {value:G6}")));
-                bars.Add(bar);
-
-                double halfWidth = Series[s].HalfWidths?[c] ?? 0;
-                if (halfWidth > 0)
-                {
-                    bars.Add(SvgCanvas.ErrorBar(x + (barWidth / 2), y.Map(Math.Max(0, value - halfWidth)), y.Map(value + halfWidth), Math.Min(5, barWidth / 3)));
-                }
+                model.Series.Add(ChartStyle.Columns(bars));
             }
         }
 
-        canvas.Add(bars);
-        if (ReferenceLine is { } reference)
+        if (ReferenceLine is { } level)
         {
-            XElement line = SvgCanvas.Line(area.Left, y.Map(reference), area.Right, y.Map(reference), "#444444", 1, "reference-line");
-            line.Add(new XAttribute("stroke-dasharray", "6 4"));
-            canvas.Add(line);
+            model.Annotations.Add(new LineAnnotation
+            {
+                Type = LineAnnotationType.Horizontal,
+                Y = level,
+                Color = OxyColor.FromRgb(0x44, 0x44, 0x44),
+                LineStyle = LineStyle.Dash,
+                StrokeThickness = 1,
+            });
         }
 
-        canvas.DrawLegend(ColorByCategory
-            ? Categories.Select((c, i) => (c, ChartPalette.Color(i))).ToArray()
-            : Series.Select((s, i) => (s.Name, ChartPalette.Color(i))).ToArray(), lines: false);
-        return canvas.ToDocument();
+        return model;
+    }
+
+    private static double HalfWidth(BarSeries series, int category) =>
+        series.HalfWidths is { } h && double.IsFinite(h[category]) ? h[category] : 0;
+
+    private static ErrorBarSeries Bars(string name, OxyColor color) => new()
+    {
+        Title = name,
+        FillColor = color,
+        StrokeColor = OxyColors.White,
+        StrokeThickness = 0.5,
+        ErrorStrokeThickness = 1.2,
+        ErrorWidth = 0.3,
+    };
+
+    // A NaN value leaves its slot empty (the scheme has no metric for that program).
+    private static void Add(ErrorBarSeries bars, BarSeries series, int category, OxyColor color)
+    {
+        double value = series.Values[category];
+        if (!double.IsNaN(value))
+        {
+            bars.Items.Add(new ErrorBarItem(value, HalfWidth(series, category), category) { Color = color });
+        }
     }
 }

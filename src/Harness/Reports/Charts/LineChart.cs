@@ -1,6 +1,7 @@
 using System.Globalization;
-using System.Xml.Linq;
-using DivCon.Harness.Machine;
+using OxyPlot;
+using OxyPlot.Axes;
+using OxyPlot.Series;
 
 namespace DivCon.Harness.Reports.Charts;
 
@@ -9,16 +10,15 @@ namespace DivCon.Harness.Reports.Charts;
 /// often log10 y), speedup against cores with one line per program, and similar.
 /// </summary>
 /// <remarks>
-/// Each series is an SVG <c>&lt;g class="series"&gt;</c> holding a <c>&lt;polyline&gt;</c>, one
-/// <c>&lt;circle class="marker"&gt;</c> per point and a <c>&lt;g class="error-bar"&gt;</c> per point with a
-/// positive error. Logarithmic axes need positive values.
+/// Each series is an OxyPlot line with circle markers, named in the legend; points with a positive half-width
+/// get an error bar in the series' colour. Logarithmic axes need positive values.
 /// <example><code>
 /// var chart = new LineChart("Speedup vs cores", "Cores", "Speedup",
 ///     [new LineSeries("quicksort", [new(1, 1), new(2, 1.9), new(4, 3.5)])], xScale: AxisScale.Log2);
 /// SvgFile.Save(folder, "speedup.svg", chart);
 /// </code></example>
 /// </remarks>
-public sealed class LineChart : ISvgChart
+public sealed class LineChart : SvgChart
 {
     /// <summary>Creates the chart.</summary>
     /// <param name="title">Title.</param>
@@ -36,37 +36,22 @@ public sealed class LineChart : ISvgChart
         string title, string xLabel, string yLabel, IReadOnlyList<LineSeries> series,
         AxisScale xScale = AxisScale.Linear, AxisScale yScale = AxisScale.Linear,
         Func<double, string>? xTickFormat = null, bool descendingX = false, int width = 900, int height = 540)
+        : base(title, width, height)
     {
-        ChartValidation.Title(title, nameof(title));
-        ChartValidation.Size(width, height);
         ArgumentNullException.ThrowIfNull(series);
-        if (series.Count == 0)
-        {
-            throw new ArgumentException("A line chart needs at least one series.", nameof(series));
-        }
-
+        ChartStyle.RequireValues(series.Count > 0, "A line chart needs at least one series.", nameof(series));
         foreach (LineSeries s in series)
         {
-            if (s is null || s.Points is null || s.Points.Count == 0)
+            ChartStyle.RequireValues(s?.Points is { Count: > 0 }, $"Series '{s?.Name}' has no points.", nameof(series));
+            foreach (ChartPoint p in s!.Points)
             {
-                throw new ArgumentException($"Series '{s?.Name}' has no points.", nameof(series));
-            }
-
-            foreach (ChartPoint p in s.Points)
-            {
-                if (!double.IsFinite(p.X) || !double.IsFinite(p.Y) || p.ErrorHalfWidth < 0)
-                {
-                    throw new ArgumentException($"Series '{s.Name}' has a bad point {p}.", nameof(series));
-                }
-
-                if ((xScale != AxisScale.Linear && p.X <= 0) || (yScale != AxisScale.Linear && p.Y <= 0))
-                {
-                    throw new ArgumentException($"Series '{s.Name}' has point {p}, which a logarithmic axis cannot show.", nameof(series));
-                }
+                ChartStyle.RequireValues(double.IsFinite(p.X) && double.IsFinite(p.Y) && p.ErrorHalfWidth >= 0,
+                    $"Series '{s.Name}' has a bad point {p}.", nameof(series));
+                ChartStyle.RequireValues((xScale == AxisScale.Linear || p.X > 0) && (yScale == AxisScale.Linear || p.Y > 0),
+                    $"Series '{s.Name}' has point {p}, which a logarithmic axis cannot show.", nameof(series));
             }
         }
 
-        Title = title;
         XLabel = xLabel ?? string.Empty;
         YLabel = yLabel ?? string.Empty;
         Series = series;
@@ -74,12 +59,7 @@ public sealed class LineChart : ISvgChart
         YScale = yScale;
         XTickFormat = xTickFormat;
         DescendingX = descendingX;
-        Width = width;
-        Height = height;
     }
-
-    /// <inheritdoc/>
-    public string Title { get; }
 
     /// <summary>X axis title.</summary>
     public string XLabel { get; }
@@ -102,60 +82,60 @@ public sealed class LineChart : ISvgChart
     /// <summary>Whether X runs from largest (left) to smallest (right).</summary>
     public bool DescendingX { get; }
 
-    /// <summary>Width in pixels.</summary>
-    public int Width { get; }
-
-    /// <summary>Height in pixels.</summary>
-    public int Height { get; }
-
     /// <inheritdoc/>
-    public XDocument Render(RunStamp? stamp)
+    public override PlotModel ToPlotModel()
     {
-        var canvas = new SvgCanvas(Width, Height, Title, stamp);
-        PlotArea area = canvas.Area;
-        ChartPoint[] all = Series.SelectMany(s => s.Points).ToArray();
-        double Err(ChartPoint p) => double.IsFinite(p.ErrorHalfWidth) ? p.ErrorHalfWidth : 0;
-        double yMin = all.Min(p => YScale == AxisScale.Linear ? p.Y - Err(p) : p.Y);
-        double yMax = all.Max(p => p.Y + Err(p));
-        (double xStart, double xEnd) = DescendingX ? (area.Right, area.Left) : (area.Left, area.Right);
-        var x = new ChartAxis(XScale, all.Min(p => p.X), all.Max(p => p.X), xStart, xEnd, includeZero: false, XTickFormat);
-        var y = new ChartAxis(YScale, yMin, yMax, area.Bottom, area.Top, includeZero: YScale == AxisScale.Linear && yMin >= 0);
-        canvas.DrawXAxis(x, XLabel);
-        canvas.DrawYAxis(y, YLabel);
-
-        for (int i = 0; i < Series.Count; i++)
+        PlotModel model = ChartStyle.Model(Title);
+        Axis x = ChartStyle.ValueAxis(AxisPosition.Bottom, XLabel, XScale);
+        x.LabelFormatter = XTickFormat ?? (XScale == AxisScale.Log2 ? FractionLabel : null);
+        if (DescendingX)
         {
-            LineSeries series = Series[i];
-            string color = ChartPalette.Color(i);
-            var group = new XElement(SvgCanvas.Svg + "g", new XAttribute("class", "series"), new XAttribute("data-series", series.Name));
-            ChartPoint[] points = series.Points.OrderBy(p => p.X).ToArray();
-            group.Add(new XElement(SvgCanvas.Svg + "polyline",
-                new XAttribute("class", "line"),
-                new XAttribute("fill", "none"),
-                new XAttribute("stroke", color),
-                new XAttribute("stroke-width", "2"),
-                new XAttribute("points", string.Join(" ", points.Select(p => $"{SvgCanvas.N(x.Map(p.X))},{SvgCanvas.N(y.Map(p.Y))}")))));
-            foreach (ChartPoint p in points)
-            {
-                double px = x.Map(p.X), py = y.Map(p.Y);
-                double err = Err(p);
-                if (err > 0)
-                {
-                    double low = YScale == AxisScale.Linear ? p.Y - err : Math.Max(p.Y - err, y.Min);
-                    group.Add(SvgCanvas.ErrorBar(px, y.Map(low), y.Map(p.Y + err), 4));
-                }
-
-                group.Add(new XElement(SvgCanvas.Svg + "circle",
-                    new XAttribute("class", "marker"),
-                    new XAttribute("cx", SvgCanvas.N(px)), new XAttribute("cy", SvgCanvas.N(py)),
-                    new XAttribute("r", "3.5"), new XAttribute("fill", color),
-                    new XElement(SvgCanvas.Svg + "title", string.Create(CultureInfo.InvariantCulture, $"{series.Name}: ({p.X:G6}, {p.Y:G6})"))));
-            }
-
-            canvas.Add(group);
+            x.StartPosition = 1;
+            x.EndPosition = 0;
         }
 
-        canvas.DrawLegend(Series.Select((s, i) => (s.Name, ChartPalette.Color(i))).ToArray(), lines: true);
-        return canvas.ToDocument();
+        bool nonNegative = Series.All(s => s.Points.All(p => p.Y >= 0));
+        model.Axes.Add(x);
+        model.Axes.Add(ChartStyle.ValueAxis(AxisPosition.Left, YLabel, YScale, startAtZero: YScale == AxisScale.Linear && nonNegative));
+        for (int i = 0; i < Series.Count; i++)
+        {
+            OxyColor color = ChartStyle.Color(i);
+            ChartPoint[] points = Series[i].Points.OrderBy(p => p.X).ToArray();
+            var line = new OxyPlot.Series.LineSeries
+            {
+                Title = Series[i].Name,
+                Color = color,
+                StrokeThickness = 2,
+                MarkerType = MarkerType.Circle,
+                MarkerSize = 3.5,
+                MarkerFill = color,
+            };
+            line.Points.AddRange(points.Select(p => new DataPoint(p.X, p.Y)));
+            model.Series.Add(line);
+
+            ChartPoint[] withError = points.Where(p => p.ErrorHalfWidth > 0).ToArray();
+            if (withError.Length > 0)
+            {
+                var errors = new ScatterErrorSeries
+                {
+                    RenderInLegend = false,
+                    MarkerType = MarkerType.None,
+                    ErrorBarColor = color,
+                    ErrorBarStopWidth = 4,
+                    ErrorBarStrokeThickness = 1.2,
+                };
+                // A logarithmic axis cannot show a bar reaching zero: stop it just above.
+                errors.Points.AddRange(withError.Select(p => new ScatterErrorPoint(p.X, p.Y, 0,
+                    YScale == AxisScale.Linear ? p.ErrorHalfWidth : Math.Min(p.ErrorHalfWidth, p.Y * 0.99))));
+                model.Series.Add(errors);
+            }
+        }
+
+        return model;
     }
+
+    /// <summary>Labels powers of two below 1 as fractions ("1/64"), others as numbers.</summary>
+    private static string FractionLabel(double value) => value < 1
+        ? string.Create(CultureInfo.InvariantCulture, $"1/{Math.Round(1 / value):0}")
+        : value.ToString("G4", CultureInfo.InvariantCulture);
 }

@@ -1,12 +1,83 @@
 using System.Text;
+using System.Text.Json;
 using System.Xml;
+using System.Xml.Linq;
 using DivCon.Harness.Machine;
+using OxyPlot;
 
 namespace DivCon.Harness.Reports.Charts;
 
-/// <summary>Saves charts as UTF-8 SVG files.</summary>
+/// <summary>
+/// Exports OxyPlot models as standalone SVG files, stamped with the run: the stamp's pairs in &lt;desc&gt;,
+/// the stamp as JSON in &lt;metadata&gt;, and a two-line footer (short stamp line and the command).
+/// </summary>
+/// <remarks>
+/// Text is measured by OxyPlot's PDF render context, which carries the metrics of the PDF standard fonts in the
+/// library itself: exporting needs no installed font and no native library.
+/// </remarks>
 public static class SvgFile
 {
+    /// <summary>The SVG namespace.</summary>
+    public static readonly XNamespace Svg = "http://www.w3.org/2000/svg";
+
+    private const double FooterHeight = 36;
+    private const int MaxCommandLength = 140;
+
+    /// <summary>Renders a model into an SVG document of the given size, with the stamp when one is given.</summary>
+    /// <param name="model">A model not rendered before.</param>
+    /// <param name="width">Width in pixels.</param>
+    /// <param name="height">Height in pixels, footer included.</param>
+    /// <param name="stamp">The run's stamp, or null for none.</param>
+    /// <returns>The document; its root &lt;title&gt; is the model's title.</returns>
+    public static XDocument Render(PlotModel model, int width, int height, RunStamp? stamp)
+    {
+        ArgumentNullException.ThrowIfNull(model);
+        ArgumentOutOfRangeException.ThrowIfLessThan(width, 200);
+        ArgumentOutOfRangeException.ThrowIfLessThan(height, 150);
+        string[] footer = stamp is null ? [] : [stamp.ToShortLine(), "$ " + Shorten(stamp.CommandLine)];
+        using var stream = new MemoryStream();
+        var measurer = new WideTextMeasurer(new PdfRenderContext(width, height, model.Background));
+        using (var context = new SvgRenderContext(stream, width, height, isDocument: false, measurer, model.Background, useVerticalTextAlignmentWorkaround: true))
+        {
+            IPlotModel plot = model;
+            plot.Update(true);
+            plot.Render(context, new OxyRect(0, 0, width, footer.Length == 0 ? height : height - FooterHeight));
+
+            // OxyPlot catches a failure while updating or rendering and draws its stack trace into the plot:
+            // turn that back into an exception rather than save it as a chart.
+            if (model.GetLastPlotException() is { } failure)
+            {
+                throw new InvalidOperationException($"OxyPlot could not draw '{model.Title}': {failure.Message}", failure);
+            }
+
+            for (int i = 0; i < footer.Length; i++)
+            {
+                context.DrawText(new ScreenPoint(8, height - FooterHeight + 14 + (i * 13)), footer[i], OxyColor.FromRgb(0x66, 0x66, 0x66),
+                    ChartStyle.Font, 9, FontWeights.Normal, 0, HorizontalAlignment.Left, VerticalAlignment.Bottom, null);
+            }
+
+            context.Complete();
+            context.Flush();
+        }
+
+        stream.Position = 0;
+        XDocument document = XDocument.Load(stream);
+        XElement root = document.Root ?? throw new InvalidOperationException("OxyPlot wrote no SVG root.");
+        var head = new List<XElement> { new(Svg + "title", model.Title ?? string.Empty) };
+        if (stamp is not null)
+        {
+            head.Add(new XElement(Svg + "desc", string.Join("\n", stamp.ToPairs().Select(p => $"{p.Key}: {p.Value}"))));
+            head.Add(new XElement(Svg + "metadata", JsonSerializer.Serialize(stamp, JsonReport.Options)));
+            foreach (XElement text in root.Descendants(Svg + "text").Where(t => footer.Contains(t.Value, StringComparer.Ordinal)))
+            {
+                text.SetAttributeValue("class", "stamp");
+            }
+        }
+
+        root.AddFirst(head);
+        return new XDocument(new XDeclaration("1.0", "utf-8", null), root);
+    }
+
     /// <summary>Renders <paramref name="chart"/> and writes it to <paramref name="path"/>.</summary>
     /// <param name="chart">The chart.</param>
     /// <param name="path">Destination file.</param>
@@ -15,9 +86,10 @@ public static class SvgFile
     {
         ArgumentNullException.ThrowIfNull(chart);
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        XDocument document = chart.Render(stamp); // before the file is opened: a chart that fails leaves no empty file
         var settings = new XmlWriterSettings { Indent = true, Encoding = new UTF8Encoding(false) };
         using var writer = XmlWriter.Create(path, settings);
-        chart.Render(stamp).Save(writer);
+        document.Save(writer);
     }
 
     /// <summary>Renders <paramref name="chart"/> into a results folder, stamped with the folder's stamp.</summary>
@@ -31,5 +103,38 @@ public static class SvgFile
         string path = folder.PathOf(fileName);
         Save(chart, path, folder.Stamp);
         return path;
+    }
+
+    private static string Shorten(string command) => command.Length > MaxCommandLength ? command[..(MaxCommandLength - 3)] + "..." : command;
+
+    /// <summary>
+    /// Measures text with the PDF standard-font metrics OxyPlot carries, widened by a margin: a viewer without the
+    /// named font draws a fallback (often DejaVu Sans, up to a quarter wider than Helvetica), and OxyPlot clips a
+    /// legend to the measured width. Measures only; drawing goes to the SVG context.
+    /// </summary>
+    private sealed class WideTextMeasurer(PdfRenderContext metrics) : RenderContextBase
+    {
+        private const double WidthMargin = 1.3;
+
+        public override OxySize MeasureText(string text, string fontFamily, double fontSize, double fontWeight)
+        {
+            OxySize size = metrics.MeasureText(text, fontFamily, fontSize, fontWeight);
+            return new OxySize(size.Width * WidthMargin, size.Height);
+        }
+
+        public override void DrawLine(IList<ScreenPoint> points, OxyColor stroke, double thickness, EdgeRenderingMode edgeRenderingMode, double[]? dashArray, LineJoin lineJoin) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override void DrawPolygon(IList<ScreenPoint> points, OxyColor fill, OxyColor stroke, double thickness, EdgeRenderingMode edgeRenderingMode, double[]? dashArray, LineJoin lineJoin) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override void DrawText(ScreenPoint p, string text, OxyColor fill, string fontFamily, double fontSize, double fontWeight, double rotation, HorizontalAlignment halign, VerticalAlignment valign, OxySize? maxSize) =>
+            throw new NotSupportedException("This context only measures text.");
+
+        public override int ClipCount => 0;
+
+        public override void PushClip(OxyRect clippingRectangle) => throw new NotSupportedException("This context only measures text.");
+
+        public override void PopClip() => throw new NotSupportedException("This context only measures text.");
     }
 }
