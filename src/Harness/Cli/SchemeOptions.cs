@@ -34,7 +34,11 @@ public sealed class SchemeOptions
                 result.AddError("--warmup cannot be negative.");
             }
         });
-        Profiles = new Option<string?>("--profiles") { Description = "Scalability profile store (JSON) of the partitioning schemes. [default: <out>/profiles.json]", HelpName = "file" };
+        Profiles = new Option<string?>("--profiles")
+        {
+            Description = $"Scalability profile store (JSON) of the partitioning schemes; quick profiles measured for missing programs are added to it. [default: <out>/profiles.json; without --out, {CommonOptions.AdHocRoot}/profiles.json, falling back to {CommonOptions.ReferenceRoot}/profiles.json for reading]",
+            HelpName = "file",
+        };
         ProfileFallback = new Option<string>("--profile-fallback")
         {
             Description = "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.",
@@ -95,16 +99,24 @@ public sealed class SchemeOptions
     {
         ArgumentNullException.ThrowIfNull(parse);
         ArgumentNullException.ThrowIfNull(common);
+        string? profiles = parse.GetValue(Profiles);
         return new SchemeSettings(
             (parse.GetValue(Schemes) ?? []).Select(n => SchemeRegistry.Find(n).Name).ToArray(),
             parse.GetValue(Duration) is { } seconds ? TimeSpan.FromSeconds(seconds) : defaultDuration,
             parse.GetValue(Runs),
             parse.GetValue(Warmup),
-            parse.GetValue(Profiles) ?? Path.Combine(common.OutRoot, "profiles.json"),
+            profiles ?? Path.Combine(common.OutRoot, ProfileStoreFileName),
             parse.GetValue(ProfileFallback) == "unit" ? Wiring.ProfileFallback.Unit : Wiring.ProfileFallback.Measure,
             TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)),
-            !parse.GetValue(NoLending));
+            !parse.GetValue(NoLending))
+        {
+            // An ad-hoc run (no --out, no --profiles) reads the committed profiles but never writes them.
+            ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
+        };
     }
+
+    /// <summary>File name of the profile store in a results root.</summary>
+    public const string ProfileStoreFileName = "profiles.json";
 
     private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)
     {

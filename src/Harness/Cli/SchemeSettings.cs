@@ -12,4 +12,9 @@ namespace DivCon.Harness.Cli;
 /// <param name="RebalanceInterval">Rebalancing interval.</param>
 /// <param name="Lending">Whether multiprogram schemes lend idle workers.</param>
 public sealed record SchemeSettings(
-    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending);
+    IReadOnlyList<string> Schemes, TimeSpan Duration, int Runs, int Warmup, string ProfilesPath, ProfileFallback Fallback, TimeSpan RebalanceInterval, bool Lending)
+{
+    /// <summary>A store read (never written) for programs <see cref="ProfilesPath"/> lacks: the committed reference
+    /// profiles during an ad-hoc run; null when there is none.</summary>
+    public string? ReferenceProfilesPath { get; init; }
+}

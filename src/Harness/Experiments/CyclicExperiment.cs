@@ -66,6 +66,8 @@ public sealed class CyclicExperiment
                 .MeasureAsync(session.Programs, cancellationToken).ConfigureAwait(false);
         }
 
+        CyclicReportWriter.WriteIsolated(context.Output, single); // kept should a later scheme fail or be cancelled
+
         string[] programNames = single.Select(t => t.Program).ToArray();
         var tests = new List<(string, CyclicTestResult)>();
         var metrics = new List<SchemeMetrics>();
@@ -86,6 +88,7 @@ public sealed class CyclicExperiment
                 var runner = new CyclicRunner(_options.TimeLimit, context.Time, new PrefixedProgressSink(scheme.Name, context.Progress));
                 CyclicTestResult result = await runner.RunAsync(session.Programs, cancellationToken).ConfigureAwait(false);
                 tests.Add((scheme.Name, result));
+                CyclicReportWriter.WriteRuns(context.Output, tests); // the finished schemes, kept should a later one fail
                 string[] starved = programNames.Where(p => result.CountedSeconds(p).Count == 0).ToArray();
                 if (starved.Length > 0)
                 {
@@ -95,7 +98,8 @@ public sealed class CyclicExperiment
                     continue;
                 }
 
-                metrics.Add(new SchemeMetrics(scheme.Name, MultiprogramMetrics.Compute(result.ToMeasurements(single), _options.ConfidenceLevel)));
+                WorkloadMetrics computed = MultiprogramMetrics.Compute(result.ToMeasurements(single), _options.ConfidenceLevel);
+                metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, _options.Cores) });
                 if (session.Allocations is { } trace && trace.Samples().Count > 0)
                 {
                     allocations.Add((scheme.Name, trace.ToChart($"Cores per program, {_options.Workload}, {scheme.Name}", _options.Cores)));

@@ -25,9 +25,8 @@ public static class CyclicReportWriter
         ArgumentNullException.ThrowIfNull(result);
         var files = new List<string>
         {
-            folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, result.Tests)),
-            folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
-                result.Isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)])))),
+            WriteRuns(folder, result.Tests),
+            WriteIsolated(folder, result.Isolated),
             folder.WriteJson("summary.json", new { result.Workload, result.Isolated, Schemes = result.Metrics, result.Oracle, result.Incomplete }),
             folder.WriteText("summary.md", w => MultiprogramMarkdown.Write(w, $"Cyclic test: {result.Workload} workload", result.Metrics, folder.Stamp, result.Oracle)),
             SvgFile.Save(folder, "ntt.svg", MultiprogramCharts.Ntt(result.Workload, result.Metrics)),
@@ -49,5 +48,29 @@ public static class CyclicReportWriter
         }
 
         return files;
+    }
+
+    /// <summary>Writes (or rewrites) <c>runs.csv</c> with the tests finished so far; called after each scheme so
+    /// that a run that fails or is cancelled later keeps them.</summary>
+    /// <param name="folder">The experiment's folder.</param>
+    /// <param name="tests">(scheme, result) of the finished schemes.</param>
+    /// <returns>The file's full path.</returns>
+    public static string WriteRuns(ResultsFolder folder, IEnumerable<(string Scheme, Cyclic.CyclicTestResult Result)> tests)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(tests);
+        return folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, tests));
+    }
+
+    /// <summary>Writes <c>isolated.csv</c>: every isolated run (program, run index, seconds).</summary>
+    /// <param name="folder">The experiment's folder.</param>
+    /// <param name="isolated">The isolated timings.</param>
+    /// <returns>The file's full path.</returns>
+    public static string WriteIsolated(ResultsFolder folder, IEnumerable<Cyclic.ProgramTimings> isolated)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(isolated);
+        return folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
+            isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)]))));
     }
 }

@@ -53,6 +53,7 @@ public sealed class PhasesExperiment
                 }
 
                 results.Add((c.Program, profile.Levels().Select(l => new PhaseLevelTimes(l.Level, l.Split / Runs, l.Execute / Runs, l.Merge / Runs, l.Count / Runs)).ToArray()));
+                context.Output.WriteText("phases.csv", w => PhaseReport.WriteCsv(w, results)); // the finished programs, kept should a later one fail
             }
         }
         finally

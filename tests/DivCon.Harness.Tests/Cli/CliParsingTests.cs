@@ -92,7 +92,7 @@ public class CliParsingTests
         try
         {
             var (exitCode, _, error) = await CliRunner.RunAsync("phases", "--programs", "strassen", "--sizes", "strassen=999999", "--out", root);
-            Assert.Equal(CommandActions.BadInput, exitCode);
+            Assert.Equal(1, exitCode); // the code of every other bad input too
             Assert.Contains("not valid for strassen", error, StringComparison.Ordinal);
         }
         finally

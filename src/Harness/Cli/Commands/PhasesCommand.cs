@@ -30,15 +30,28 @@ public static class PhasesCommand
         {
             CommonSettings settings = common.Read(parse, host.Machine);
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "phases", settings.Workers, async (context, _) =>
             {
                 WorkerPoolTaskScheduler scheduler = SchedulerFactory.Create(host.Machine, host.Machine.CpusFor(settings.Workers));
                 try
                 {
-                    // One unobserved run per program first, so that JIT compilation does not land in level 0.
-                    foreach (WorkloadMember member in workload)
+                    // One unobserved run per program first, so that JIT compilation does not land in level 0. At thesis
+                    // sizes it takes minutes: it reports progress like the measured runs.
+                    const string WarmUp = "warm-up";
+                    context.Progress.BeginPhase(WarmUp, workload.Count);
+                    try
                     {
-                        await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                        int done = 0;
+                        foreach (WorkloadMember member in workload)
+                        {
+                            await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                            context.Progress.Report(WarmUp, ++done, member.Name);
+                        }
+                    }
+                    finally
+                    {
+                        context.Progress.EndPhase(WarmUp);
                     }
 
                     PhaseCase[] cases = workload.Select(m => new PhaseCase(m.Name, (profile, ct) => RunObservedAsync(m, scheduler, profile, ct))).ToArray();
@@ -48,7 +61,7 @@ public static class PhasesCommand
                 {
                     await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
                 }
-            }, result => host.Console.Write(Summary(result))).ConfigureAwait(false);
+            }, result => host.Console.Write(Summary(result)), cancellationToken).ConfigureAwait(false);
             if (settings.Verify)
             {
                 Verification.VerifyAll(workload, "phases");
