@@ -24,6 +24,9 @@ public static class CommandActions
     /// <summary>Exit code of a cancelled run (as after SIGINT).</summary>
     public const int Cancelled = 130;
 
+    /// <summary>Environment variable that, set to 1, adds the stack trace to the message of a failed run.</summary>
+    public const string TraceVariable = "DIVCON_TRACE";
+
     /// <summary>Sets <paramref name="command"/>'s action to <paramref name="body"/>, wrapped.</summary>
     /// <param name="command">The command.</param>
     /// <param name="host">Where errors go.</param>
@@ -64,12 +67,14 @@ public static class CommandActions
                 RunFailed => $"error: the run failed: {OneLine(e)}",
                 _ => $"error: {OneLine(e)}",
             };
-            await host.Error.WriteLineAsync(message).ConfigureAwait(false);
             if (code == RunFailed)
             {
-                // An unexpected failure: the trace helps whoever reads the log, after the one-line summary.
-                await host.Error.WriteLineAsync(e.ToString()).ConfigureAwait(false);
+                // The line says what failed; the trace is for whoever debugs the harness, on request.
+                bool trace = Environment.GetEnvironmentVariable(TraceVariable) == "1";
+                message += trace ? Environment.NewLine + e : $" (set {TraceVariable}=1 for the stack trace)";
             }
+
+            await host.Error.WriteLineAsync(message).ConfigureAwait(false);
 
             return code;
         }

@@ -124,6 +124,15 @@ public class CliParsingTests
     }
 
     [Fact]
+    public async Task Root_help_documents_the_exit_codes_and_the_ad_hoc_results_folder()
+    {
+        var (exitCode, output, _) = await CliRunner.RunAsync("--help");
+        Assert.Equal(0, exitCode);
+        Assert.Contains("Exit codes: 0 success, 1 bad input, 2 I/O or platform problem, 3 failed run, 130 cancelled", output, StringComparison.Ordinal);
+        Assert.Contains("results-local", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Unknown_command_fails()
     {
         var (exitCode, _, error) = await CliRunner.RunAsync("frobnicate");
