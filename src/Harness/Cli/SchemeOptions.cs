@@ -8,6 +8,9 @@ namespace DivCon.Harness.Cli;
 /// <summary>The options of the multiprogram commands: schemes, profiles, rebalancing, cyclic timing.</summary>
 public sealed class SchemeOptions
 {
+    /// <summary>File name of the profile store in a results root.</summary>
+    public const string ProfileStoreFileName = "profiles.json";
+
     /// <summary>Creates the options.</summary>
     /// <param name="defaultSchemes">Default of --schemes.</param>
     /// <param name="defaultRuns">Default isolated runs per program.</param>
@@ -114,9 +117,6 @@ public sealed class SchemeOptions
             ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
         };
     }
-
-    /// <summary>File name of the profile store in a results root.</summary>
-    public const string ProfileStoreFileName = "profiles.json";
 
     private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)
     {

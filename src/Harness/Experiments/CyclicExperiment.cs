@@ -99,7 +99,8 @@ public sealed class CyclicExperiment
                 }
 
                 WorkloadMetrics computed = MultiprogramMetrics.Compute(result.ToMeasurements(single), _options.ConfidenceLevel);
-                metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, _options.Cores) });
+                // Unpinned schemes may use every CPU the process may use even when fewer workers were asked for.
+                metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, Math.Max(_options.Cores, Environment.ProcessorCount)) });
                 if (session.Allocations is { } trace && trace.Samples().Count > 0)
                 {
                     allocations.Add((scheme.Name, trace.ToChart($"Cores per program, {_options.Workload}, {scheme.Name}", _options.Cores)));

@@ -56,7 +56,13 @@ public static class GranularityCommand
                     {
                         CaseCompleted = partial => SweepReportWriter.WriteRuns(context.Output, partial),
                     };
-                    return await new GranularityExperiment(runner).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    SweepResult result = await new GranularityExperiment(runner).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "granularity"); // before the results are published
+                    }
+
+                    return result;
                 }
                 finally
                 {
@@ -67,10 +73,6 @@ public static class GranularityCommand
                     }
                 }
             }, result => host.Console.Write(SweepTable.Build(result, "Granularity")), cancellationToken).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "granularity");
-            }
         });
         return command;
     }

@@ -55,17 +55,19 @@ public static class PhasesCommand
                     }
 
                     PhaseCase[] cases = workload.Select(m => new PhaseCase(m.Name, (profile, ct) => RunObservedAsync(m, scheduler, profile, ct))).ToArray();
-                    return await new PhasesExperiment(parse.GetValue(sweep.Runs)).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    var result = await new PhasesExperiment(parse.GetValue(sweep.Runs)).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "phases"); // before the results are published
+                    }
+
+                    return result;
                 }
                 finally
                 {
                     await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
                 }
             }, result => host.Console.Write(Summary(result)), cancellationToken).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "phases");
-            }
         });
         return command;
     }

@@ -120,6 +120,11 @@ public static class ScalabilityCommand
                         CaseCompleted = partial => SweepReportWriter.WriteRuns(context.Output, partial),
                     };
                     (SweepResult sweep, _) = await new ScalabilityExperiment(runner).RunAsync(cases, baselines, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "scalability"); // before profiles are stored and results published
+                    }
+
                     if (strategies.Contains(CpuAllocationStrategy.Contiguous))
                     {
                         SaveProfiles(storePath, workload, sequential, sweep, host.Machine.Describe(coreCounts.Max()), host.Time.GetUtcNow());
@@ -133,10 +138,6 @@ public static class ScalabilityCommand
                     await SchedulerFactory.DisposeOffWorkersAsync(slot).ConfigureAwait(false);
                 }
             }, result => host.Console.Write(SweepTable.Build(result, "Cores")), cancellationToken).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "scalability");
-            }
         });
         return command;
     }
