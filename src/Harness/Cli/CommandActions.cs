@@ -24,6 +24,9 @@ public static class CommandActions
     /// <summary>Exit code of a cancelled run (as after SIGINT).</summary>
     public const int Cancelled = 130;
 
+    /// <summary>How long a cancelled command waits for its body to put its partial results aside.</summary>
+    public static readonly TimeSpan CleanupGrace = TimeSpan.FromSeconds(1);
+
     /// <summary>Environment variable that, set to 1, adds the stack trace to the message of a failed run.</summary>
     public const string TraceVariable = "DIVCON_TRACE";
 
@@ -53,7 +56,20 @@ public static class CommandActions
         ArgumentNullException.ThrowIfNull(body);
         try
         {
-            await body().WaitAsync(cancellationToken).ConfigureAwait(false);
+            Task work = body();
+            try
+            {
+                await work.WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (!work.IsCompleted)
+            {
+                // Ctrl+C while a program run that does not observe the token is still going: the body's results
+                // folder handling stops waiting for it at once and keeps what finished; give it that moment (it is
+                // short of the time System.CommandLine allows after the signal), then report the cancellation.
+                await Task.WhenAny(work, Task.Delay(CleanupGrace, TimeProvider.System, CancellationToken.None)).ConfigureAwait(false);
+                throw;
+            }
+
             return 0;
         }
 #pragma warning disable CA1031 // The CLI's last line of defence: report any failure of a run and exit non-zero.

@@ -37,6 +37,7 @@ public static class ExperimentOutput
         ArgumentNullException.ThrowIfNull(host);
         ArgumentNullException.ThrowIfNull(body);
         ArgumentNullException.ThrowIfNull(render);
+        cancellationToken.ThrowIfCancellationRequested(); // cancelled while the workload was being built: create nothing
         StagedResultsFolder staged = StagedResultsFolder.Prepare(outRoot, experiment, host.Time);
         var warnings = new ConcurrentQueue<string>();
         T result;
@@ -63,6 +64,10 @@ public static class ExperimentOutput
         render(result);
         await WriteWarningsAsync(host, warnings).ConfigureAwait(false);
         host.Console.WriteLine($"Results: {staged.TargetPath}");
+        if (string.Equals(Path.GetFullPath(outRoot), Path.GetFullPath(CommonOptions.AdHocRoot), StringComparison.Ordinal))
+        {
+            host.Console.WriteLine($"(ad-hoc results, ignored by git; reference results are written with --out {CommonOptions.ReferenceRoot})");
+        }
         if (previous is not null)
         {
             host.Console.WriteLine($"Previous results moved to: {previous}");

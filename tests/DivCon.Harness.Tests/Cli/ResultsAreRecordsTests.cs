@@ -46,8 +46,11 @@ public sealed class ResultsAreRecordsTests : IDisposable
         Assert.DoesNotContain(Directory.GetDirectories(_root), d => Path.GetFileName(d) != "c"); // nothing measured, nothing kept
     }
 
-    [Fact]
-    public async Task A_cancelled_run_says_Cancelled_keeps_the_old_results_and_leaves_no_staging_folder()
+    [Theory]
+    [InlineData(30)]
+    [InlineData(300)]
+    [InlineData(1500)]
+    public async Task A_cancelled_run_says_Cancelled_keeps_the_old_results_and_leaves_no_staging_folder(int cancelAfterMilliseconds)
     {
         string[] first = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
         var (exitCode, output, error) = await CliRunner.RunAsync(first);
@@ -55,8 +58,8 @@ public sealed class ResultsAreRecordsTests : IDisposable
         Assert.Contains("warm-up", output, StringComparison.Ordinal); // the warm-up reports progress
         string summary = await File.ReadAllTextAsync(Path.Combine(_root, "phases", "summary.md"));
 
-        // Big enough that the warm-up is still running when the token fires.
-        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+        // Big enough that the run is still going when the token fires (building the input, warming up or measuring).
+        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(cancelAfterMilliseconds));
         (exitCode, _, error) = await CliRunner.RunAsync(cancel.Token, "phases", "--programs", "quicksort", "--runs", "50", "--out", _root, "--sizes", "quicksort=2^24");
 
         Assert.Equal(CommandActions.Cancelled, exitCode);
