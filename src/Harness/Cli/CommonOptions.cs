@@ -14,6 +14,15 @@ public sealed class CommonOptions
     /// <summary>The thesis's five programs, the default of most experiments.</summary>
     public static readonly IReadOnlyList<string> ThesisPrograms = ["sumsq", "pi", "strassen", "quicksort", "mergesort"];
 
+    /// <summary>
+    /// Results root of runs without <c>--out</c>: ad-hoc runs land here (ignored by git), so that trying a command never
+    /// rewrites the committed reference results.
+    /// </summary>
+    public const string AdHocRoot = "results-local";
+
+    /// <summary>The committed reference results root (written only when named with <c>--out</c>).</summary>
+    public const string ReferenceRoot = "results";
+
     /// <summary>Creates the options.</summary>
     /// <param name="host">The host (its machine bounds --workers).</param>
     /// <param name="defaultPrograms">Default of --programs.</param>
@@ -54,7 +63,11 @@ public sealed class CommonOptions
                 result.AddError(string.Create(CultureInfo.InvariantCulture, $"--workers must be between 1 and {host.Machine.CpuCount} (the allowed CPUs), not {w}."));
             }
         });
-        Out = new Option<string>("--out", "-o") { Description = "Results root folder; each experiment writes a subfolder.", DefaultValueFactory = _ => "results", HelpName = "folder" };
+        Out = new Option<string>("--out", "-o")
+        {
+            Description = $"Results root folder; each experiment writes a subfolder. Reference results: --out {ReferenceRoot}. [default: {AdHocRoot} (ad-hoc, ignored by git)]",
+            HelpName = "folder",
+        };
         Out.Validators.Add(result =>
         {
             if (string.IsNullOrWhiteSpace(result.GetValueOrDefault<string>()))
@@ -105,6 +118,19 @@ public sealed class CommonOptions
         command.Add(NoVerify);
     }
 
+    /// <summary>Writes a warning for each program whose size would make a run absurdly long (<see cref="SizeWarnings"/>).</summary>
+    /// <param name="host">Where warnings go.</param>
+    /// <param name="workload">The programs.</param>
+    /// <returns>The writing.</returns>
+    public static async Task WarnAboutSizesAsync(CliHost host, IReadOnlyList<WorkloadMember> workload)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        foreach (string warning in SizeWarnings.Check(workload))
+        {
+            await host.Error.WriteLineAsync($"warning: {warning}").ConfigureAwait(false);
+        }
+    }
+
     /// <summary>Reads the values.</summary>
     /// <param name="parse">The parse result.</param>
     /// <param name="machine">The machine (default worker count).</param>
@@ -119,7 +145,10 @@ public sealed class CommonOptions
             new SizeSelection(preset, SizeArguments.Parse(parse.GetValue(Sizes) ?? [])),
             parse.GetValue(Seed),
             parse.GetValue(Workers) ?? machine.CpuCount,
-            parse.GetValue(Out) ?? "results",
-            !parse.GetValue(NoVerify));
+            parse.GetValue(Out) ?? AdHocRoot,
+            !parse.GetValue(NoVerify))
+        {
+            OutGiven = parse.GetValue(Out) is not null,
+        };
     }
 }

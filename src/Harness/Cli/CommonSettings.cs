@@ -14,4 +14,8 @@ public sealed record CommonSettings(IReadOnlyList<string> Programs, SizeSelectio
 {
     /// <summary>Whether the thesis preset is selected.</summary>
     public bool IsThesisSize => Sizes.Preset == SizePreset.Thesis;
+
+    /// <summary>Whether <c>--out</c> was given; without it <see cref="OutRoot"/> is the ad-hoc root
+    /// (<see cref="CommonOptions.AdHocRoot"/>) and profiles are also read from the committed store.</summary>
+    public bool OutGiven { get; init; }
 }

@@ -31,7 +31,7 @@ public static class CyclicWorkflow
         SchemeDefinition[] definitions = schemes.Schemes.Select(SchemeRegistry.Find).ToArray();
         return ExperimentOutput.RunAsync(host, common.OutRoot, experiment, common.Workers, async (context, warn) =>
         {
-            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers);
+            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers, schemes.ReferenceProfilesPath);
             IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
                 .ResolveAsync(workload, definitions.Any(d => d.UsesProfiles), context.Progress, warn, cancellationToken).ConfigureAwait(false);
             var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending)
@@ -64,7 +64,7 @@ public static class CyclicWorkflow
         {
             SummaryTable.Render(host.Console, result.Metrics);
             RoundsReport.Render(host.Console, result);
-        });
+        }, cancellationToken);
     }
 
     private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadMember> workload, bool verify) =>
@@ -92,6 +92,7 @@ public static class CyclicWorkflow
             schemes.Lending,
             schemes.Standby,
             ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
+            ReferenceProfileStore = schemes.ReferenceProfilesPath is { } reference ? Path.GetFullPath(reference) : null,
             Profiles = context.Profiles.ToDictionary(
                 kv => kv.Key,
                 kv => kv.Value is { } p ? new { p.Machine, p.MeasuredAt, Speedups = p.Speedups.ToString() } : null),

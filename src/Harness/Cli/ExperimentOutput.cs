@@ -8,15 +8,13 @@ using Spectre.Console;
 namespace DivCon.Harness.Cli;
 
 /// <summary>
-/// Hosts one experiment: creates its stamped results folder (removing the CSV/JSON/Markdown/SVG files a previous run
-/// left there, if it has a run stamp), runs the
-/// body under a progress display, then prints warnings and where the files are.
+/// Hosts one experiment: stages its stamped results folder (<see cref="StagedResultsFolder"/>), runs the body under a
+/// progress display, publishes the folder only when the body succeeds (earlier results are moved aside, never
+/// deleted), keeps what a failed or cancelled run completed in a partial folder, then prints warnings and where the
+/// files are.
 /// </summary>
 public static class ExperimentOutput
 {
-    /// <summary>File types an experiment writes; a rerun removes those left in its folder so no stale chart survives.</summary>
-    private static readonly string[] s_ownedExtensions = [".csv", ".json", ".md", ".svg"];
-
     /// <summary>The least time between two progress lines of one phase in plain (non-interactive) output.</summary>
     public static readonly TimeSpan PlainReportInterval = TimeSpan.FromSeconds(1);
 
@@ -29,34 +27,62 @@ public static class ExperimentOutput
     /// <param name="body">The experiment, given its context and a warning sink. The context has no console: tables
     /// are written after the progress display closes, by <paramref name="render"/>.</param>
     /// <param name="render">Writes the console tables from the result.</param>
+    /// <param name="cancellationToken">The run's cancellation: once cancelled, what completed is kept as partial at
+    /// once, without waiting for a program run that does not observe the token.</param>
     /// <returns>The body's result.</returns>
     public static async Task<T> RunAsync<T>(
-        CliHost host, string outRoot, string experiment, int workers, Func<ExperimentContext, Action<string>, Task<T>> body, Action<T> render)
+        CliHost host, string outRoot, string experiment, int workers, Func<ExperimentContext, Action<string>, Task<T>> body, Action<T> render,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(host);
         ArgumentNullException.ThrowIfNull(body);
         ArgumentNullException.ThrowIfNull(render);
-        string path = Path.GetFullPath(Path.Combine(outRoot, experiment));
-        // Only a folder an earlier run created (it has a stamp) is cleaned: never someone's own folder named by --out/--name.
-        if (File.Exists(Path.Combine(path, ResultsFolder.StampFileName)))
+        cancellationToken.ThrowIfCancellationRequested(); // cancelled while the workload was being built: create nothing
+        StagedResultsFolder staged = StagedResultsFolder.Prepare(outRoot, experiment, host.Time);
+        var warnings = new ConcurrentQueue<string>();
+        T result;
+        try
         {
-            foreach (string file in Directory.EnumerateFiles(path).Where(f => s_ownedExtensions.Contains(Path.GetExtension(f), StringComparer.OrdinalIgnoreCase)))
+            ResultsFolder folder = ResultsFolder.CreateAt(staged.StagingPath, experiment, RunStamp.Capture(host.Machine.Describe(workers), host.CommandLine, host.Time));
+            result = await ProgressDisplay.RunAsync(host.Console, host.Interactive,
+                progress => body(new ExperimentContext(folder, host.Interactive ? progress : new ThrottledProgressSink(progress, host.Time, PlainReportInterval), null, host.Time), warnings.Enqueue))
+                .WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            await WriteWarningsAsync(host, warnings).ConfigureAwait(false);
+            string? partial = staged.KeepPartial(e is OperationCanceledException ? "cancelled." : CommandActions.OneLine(e));
+            if (partial is not null)
             {
-                File.Delete(file);
+                await host.Error.WriteLineAsync($"Partial results (what completed before the run ended): {partial}").ConfigureAwait(false);
             }
+
+            throw;
         }
 
-        ResultsFolder folder = ResultsFolder.Create(outRoot, experiment, RunStamp.Capture(host.Machine.Describe(workers), host.CommandLine, host.Time));
-        var warnings = new ConcurrentQueue<string>();
-        T result = await ProgressDisplay.RunAsync(host.Console, host.Interactive,
-            progress => body(new ExperimentContext(folder, host.Interactive ? progress : new ThrottledProgressSink(progress, host.Time, PlainReportInterval), null, host.Time), warnings.Enqueue)).ConfigureAwait(false);
+        string? previous = staged.Publish();
         render(result);
+        await WriteWarningsAsync(host, warnings).ConfigureAwait(false);
+        host.Console.WriteLine($"Results: {staged.TargetPath}");
+        if (string.Equals(Path.GetFullPath(outRoot), Path.GetFullPath(CommonOptions.AdHocRoot), StringComparison.Ordinal))
+        {
+            host.Console.WriteLine($"(ad-hoc results, ignored by git; reference results are written with --out {CommonOptions.ReferenceRoot})");
+        }
+        if (previous is not null)
+        {
+            host.Console.WriteLine($"Previous results moved to: {previous}");
+        }
+
+        return result;
+    }
+
+    private static async Task WriteWarningsAsync(CliHost host, ConcurrentQueue<string> warnings)
+    {
         foreach (string warning in warnings.Distinct(StringComparer.Ordinal))
         {
             await host.Error.WriteLineAsync($"warning: {warning}").ConfigureAwait(false);
         }
 
-        host.Console.WriteLine($"Results: {folder.Path}");
-        return result;
+        warnings.Clear();
     }
 }

@@ -22,7 +22,10 @@ public static class HarnessCli
     public static RootCommand Build(CliHost host)
     {
         ArgumentNullException.ThrowIfNull(host);
-        return new RootCommand("DivCon experiment harness: divide-and-conquer programs alone and multiprogrammed under scheduling schemes. No command runs the demo.")
+        return new RootCommand(
+            "DivCon experiment harness: divide-and-conquer programs alone and multiprogrammed under scheduling schemes. No command runs the demo. "
+            + $"Results go to {CommonOptions.AdHocRoot}/ (ignored by git) unless --out names a folder (reference results: --out {CommonOptions.ReferenceRoot}). "
+            + "Exit codes: 0 success, 1 bad input, 2 I/O or platform problem, 3 failed run, 130 cancelled.")
         {
             CyclicCommand.CreateDemo(host),
             CyclicCommand.CreateCyclic(host),

@@ -19,7 +19,8 @@ public static class RepetitionReport
     /// <param name="Scheme">The scheme.</param>
     /// <param name="Repetitions">How many repetitions had metrics for it.</param>
     /// <param name="Summary">ANTT, STP and MNTT across them.</param>
-    public sealed record SchemeSummary(string Scheme, int Repetitions, RepeatedWorkloadSummary Summary);
+    /// <param name="Flags">Flags of the repetitions' metrics, and too few repetitions (<see cref="MetricFlag.OfRepetitions"/>).</param>
+    public sealed record SchemeSummary(string Scheme, int Repetitions, RepeatedWorkloadSummary Summary, IReadOnlyList<MetricFlag> Flags);
 
     /// <summary>Summarises the repetitions per scheme.</summary>
     /// <param name="repetitions">The experiments, one per repetition.</param>
@@ -29,9 +30,10 @@ public static class RepetitionReport
         ArgumentNullException.ThrowIfNull(repetitions);
         string[] schemes = repetitions.SelectMany(r => r.Tests.Select(t => t.Scheme)).Distinct(StringComparer.Ordinal).ToArray();
         return schemes
-            .Select(s => (Scheme: s, Metrics: repetitions.SelectMany(r => r.Metrics.Where(m => m.Scheme == s).Select(m => m.Metrics)).ToArray()))
+            .Select(s => (Scheme: s, Metrics: repetitions.SelectMany(r => r.Metrics.Where(m => m.Scheme == s)).ToArray()))
             .Where(x => x.Metrics.Length > 0)
-            .Select(x => new SchemeSummary(x.Scheme, x.Metrics.Length, MultiprogramMetrics.SummarizeRepetitions(x.Metrics)))
+            .Select(x => new SchemeSummary(x.Scheme, x.Metrics.Length, MultiprogramMetrics.SummarizeRepetitions(x.Metrics.Select(m => m.Metrics).ToArray()),
+                MetricFlag.OfRepetitions(x.Metrics.Length, x.Metrics.SelectMany(m => m.Flags))))
             .ToArray();
     }
 
@@ -45,9 +47,9 @@ public static class RepetitionReport
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(repetitions);
         IReadOnlyList<SchemeSummary> summaries = Summarize(repetitions);
-        folder.WriteText("repetitions.csv", w => Csv.Write(w, ["repetition", "scheme", "antt", "stp", "mntt"],
+        folder.WriteText("repetitions.csv", w => Csv.Write(w, ["repetition", "scheme", "antt", "stp", "mntt", "flags"],
             repetitions.SelectMany((r, i) => r.Metrics.Select(m => (IReadOnlyList<string>)
-                [(i + 1).ToString(CultureInfo.InvariantCulture), m.Scheme, Csv.Number(m.Metrics.Antt), Csv.Number(m.Metrics.Stp), Csv.Number(m.Metrics.Mntt)]))));
+                [(i + 1).ToString(CultureInfo.InvariantCulture), m.Scheme, Csv.Number(m.Metrics.Antt), Csv.Number(m.Metrics.Stp), Csv.Number(m.Metrics.Mntt), MetricFlag.Codes(m.Flags)]))));
         folder.WriteJson("summary.json", new { Workload = workload, Repetitions = repetitions.Count, Schemes = summaries });
         folder.WriteText("summary.md", w =>
         {
@@ -55,14 +57,27 @@ public static class RepetitionReport
             w.WriteLine();
             w.WriteLine("One ANTT, STP and MNTT per repetition; `±` is the half-width of the 99% Student-t interval across repetitions. Each repetition's details are in its own folder.");
             w.WriteLine();
-            var table = new MarkdownTable(["Scheme", "Repetitions", "ANTT (lower is better)", "STP (higher is better)", "MNTT"]);
+            var table = new MarkdownTable(["Scheme", "Repetitions", "ANTT (lower is better)", "STP (higher is better)", "MNTT", "Flags"]);
             foreach (SchemeSummary s in summaries)
             {
                 table.AddRow(s.Scheme, s.Repetitions.ToString(CultureInfo.InvariantCulture),
-                    NumberText.WithInterval(s.Summary.Antt), NumberText.WithInterval(s.Summary.Stp), NumberText.WithInterval(s.Summary.Mntt));
+                    NumberText.WithInterval(s.Summary.Antt), NumberText.WithInterval(s.Summary.Stp), NumberText.WithInterval(s.Summary.Mntt), MetricFlag.Codes(s.Flags));
             }
 
             table.WriteTo(w);
+            foreach (SchemeSummary s in summaries)
+            {
+                foreach (MetricFlag flag in s.Flags)
+                {
+                    w.WriteLine($"- **{MarkdownTable.EscapeCell(s.Scheme)}** ({flag.Code}): {MarkdownTable.EscapeCell(flag.Detail)}");
+                }
+            }
+
+            if (summaries.Any(s => s.Flags.Count > 0))
+            {
+                w.WriteLine();
+            }
+
             MarkdownStamp.Write(w, folder.Stamp);
         });
         SvgFile.Save(folder, "stp.svg", new GroupedBarChart(
@@ -80,11 +95,13 @@ public static class RepetitionReport
         ArgumentNullException.ThrowIfNull(summaries);
         var table = new Table().Title("System metrics across repetitions")
             .AddColumn("Scheme").AddColumn(new TableColumn("Reps").RightAligned())
-            .AddColumn(new TableColumn("ANTT").RightAligned()).AddColumn(new TableColumn("STP").RightAligned()).AddColumn(new TableColumn("MNTT").RightAligned());
+            .AddColumn(new TableColumn("ANTT").RightAligned()).AddColumn(new TableColumn("STP").RightAligned()).AddColumn(new TableColumn("MNTT").RightAligned())
+            .AddColumn("Flags");
         foreach (SchemeSummary s in summaries)
         {
             table.AddRow(Markup.Escape(s.Scheme), s.Repetitions.ToString(CultureInfo.InvariantCulture),
-                Markup.Escape(NumberText.WithInterval(s.Summary.Antt)), Markup.Escape(NumberText.WithInterval(s.Summary.Stp)), Markup.Escape(NumberText.WithInterval(s.Summary.Mntt)));
+                Markup.Escape(NumberText.WithInterval(s.Summary.Antt)), Markup.Escape(NumberText.WithInterval(s.Summary.Stp)), Markup.Escape(NumberText.WithInterval(s.Summary.Mntt)),
+                Markup.Escape(MetricFlag.Codes(s.Flags)));
         }
 
         return table;

@@ -8,6 +8,9 @@ namespace DivCon.Harness.Cli;
 /// <summary>The options of the multiprogram commands: schemes, profiles, rebalancing, cyclic timing.</summary>
 public sealed class SchemeOptions
 {
+    /// <summary>File name of the profile store in a results root.</summary>
+    public const string ProfileStoreFileName = "profiles.json";
+
     /// <summary>Creates the options.</summary>
     /// <param name="defaultSchemes">Default of --schemes.</param>
     /// <param name="defaultRuns">Default isolated runs per program.</param>
@@ -54,7 +57,11 @@ public sealed class SchemeOptions
                 result.AddError(string.Create(CultureInfo.InvariantCulture, $"--warmup-seconds must be a non-negative number of seconds, not {seconds}."));
             }
         });
-        Profiles = new Option<string?>("--profiles") { Description = "Scalability profile store (JSON) of the partitioning schemes. [default: <out>/profiles.json]", HelpName = "file" };
+        Profiles = new Option<string?>("--profiles")
+        {
+            Description = $"Scalability profile store (JSON) of the partitioning schemes; quick profiles measured for missing programs are added to it. [default: <out>/profiles.json; without --out, {CommonOptions.AdHocRoot}/profiles.json, falling back to {CommonOptions.ReferenceRoot}/profiles.json for reading]",
+            HelpName = "file",
+        };
         ProfileFallback = new Option<string>("--profile-fallback")
         {
             Description = "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.",
@@ -147,12 +154,13 @@ public sealed class SchemeOptions
         TimeSpan warmup = parse.GetValue(WarmupSeconds) is { } warmupSeconds
             ? TimeSpan.FromSeconds(warmupSeconds)
             : TimeSpan.FromSeconds(Math.Min(MaxDefaultWarmupSeconds, duration.TotalSeconds / rounds));
+        string? profiles = parse.GetValue(Profiles);
         return new SchemeSettings(
             (parse.GetValue(Schemes) ?? []).Select(n => SchemeRegistry.Find(n).Name).ToArray(),
             duration,
             parse.GetValue(Runs),
             parse.GetValue(Warmup),
-            parse.GetValue(Profiles) ?? Path.Combine(common.OutRoot, "profiles.json"),
+            profiles ?? Path.Combine(common.OutRoot, ProfileStoreFileName),
             parse.GetValue(ProfileFallback) == "unit" ? Wiring.ProfileFallback.Unit : Wiring.ProfileFallback.Measure,
             TimeSpan.FromMilliseconds(parse.GetValue(RebalanceMilliseconds)),
             !parse.GetValue(NoLending))
@@ -160,6 +168,9 @@ public sealed class SchemeOptions
             Rounds = rounds,
             WarmupTime = warmup,
             Standby = !parse.GetValue(NoStandby),
+
+            // An ad-hoc run (no --out, no --profiles) reads the committed profiles but never writes them.
+            ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
         };
     }
 

@@ -19,6 +19,11 @@ public sealed record SchemeSettings(
 
     /// <summary>Each scheme's cyclic test in the uncounted warm-up round; zero (no warm-up round) when not set.</summary>
     public TimeSpan WarmupTime { get; init; } = TimeSpan.Zero;
+
     /// <summary>Whether multiprogram schemes have a standby worker per CPU (default); false: <c>--no-standby</c>.</summary>
     public bool Standby { get; init; } = true;
+
+    /// <summary>A store read (never written) for programs <see cref="ProfilesPath"/> lacks: the committed reference
+    /// profiles during an ad-hoc run; null when there is none.</summary>
+    public string? ReferenceProfilesPath { get; init; }
 }

@@ -112,6 +112,8 @@ public sealed class CyclicExperiment
         var lastTraces = new Dictionary<string, AllocationTrace>(StringComparer.Ordinal);
         var moveSamples = new List<(string Scheme, MoveSample Move)>();
         var partitioning = new HashSet<string>(StringComparer.Ordinal);
+        var finishedIsolated = new List<IReadOnlyList<ProgramTimings>>();
+        var finishedTests = new List<(string Scheme, CyclicTestResult Result)>();
         TimeSpan perRound = _options.TimeLimit / rounds;
         for (int round = 1; round <= rounds; round++)
         {
@@ -128,6 +130,9 @@ public sealed class CyclicExperiment
                     single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
                         () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, warmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
                     programNames ??= single.Select(t => t.Program).ToArray();
+                    finishedIsolated.Add(single);
+                    // Kept should a later block fail or be cancelled: every finished round's isolated runs.
+                    CyclicReportWriter.WriteIsolated(context.Output, PoolIsolated(finishedIsolated));
                     continue;
                 }
 
@@ -137,6 +142,8 @@ public sealed class CyclicExperiment
                 (CyclicTestResult result, AllocationTrace? trace, IReadOnlyList<MoveSample>? moves) = await TimedBlockAsync(blocks, round, position, scheme.Name, context,
                     () => RunSchemeAsync(scheme, programNames, perRound, prefix + scheme.Name, context, cancellationToken)).ConfigureAwait(false);
                 tests.Add((slot, scheme.Name, result));
+                finishedTests.Add((scheme.Name, result));
+                CyclicReportWriter.WriteRuns(context.Output, finishedTests); // the finished blocks, kept should a later one fail
                 if (moves is not null)
                 {
                     partitioning.Add(scheme.Name);
@@ -171,8 +178,7 @@ public sealed class CyclicExperiment
         Dictionary<string, AllocationTrace> lastTraces, HashSet<string> partitioning, List<(string Scheme, MoveSample Move)> moveSamples, ExperimentContext context)
     {
         // Pooled C_SP: every round's isolated runs of a program, in round order.
-        ProgramTimings[] single = [.. measured[0].Isolated.Select(t => new ProgramTimings(t.Program,
-            [.. measured.SelectMany(r => r.Isolated.Single(x => x.Program == t.Program).Seconds)]))];
+        ProgramTimings[] single = PoolIsolated([.. measured.Select(r => r.Isolated)]);
         var tests = new List<(string, CyclicTestResult)>();
         var metrics = new List<SchemeMetrics>();
         var allocations = new List<(string, AllocationChart)>();
@@ -197,7 +203,9 @@ public sealed class CyclicExperiment
                 continue;
             }
 
-            metrics.Add(new SchemeMetrics(scheme.Name, MultiprogramMetrics.Compute(pooled.ToMeasurements(single), _options.ConfidenceLevel)));
+            WorkloadMetrics computed = MultiprogramMetrics.Compute(pooled.ToMeasurements(single), _options.ConfidenceLevel);
+            // Unpinned schemes may use every CPU the process may use even when fewer workers were asked for.
+            metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, Math.Max(_options.Cores, Environment.ProcessorCount)) });
             if (lastTraces.TryGetValue(scheme.Name, out AllocationTrace? trace))
             {
                 string title = measured.Count == 1
@@ -266,6 +274,10 @@ public sealed class CyclicExperiment
 
         return new CyclicTestResult(rounds[0].Programs, runs, rounds[0].TimeLimit, TimeSpan.FromTicks(rounds.Sum(r => r.Elapsed.Ticks)));
     }
+
+    /// <summary>Every round's isolated runs of each program, in round order (programs in the first round's order).</summary>
+    private static ProgramTimings[] PoolIsolated(IReadOnlyList<IReadOnlyList<ProgramTimings>> rounds) =>
+        [.. rounds[0].Select(t => new ProgramTimings(t.Program, [.. rounds.SelectMany(r => r.Single(x => x.Program == t.Program).Seconds)]))];
 
     private static async Task<IReadOnlyList<ProgramTimings>> MeasureIsolatedAsync(
         IWorkloadScheme isolated, int runs, int warmupRuns, string prefix, ExperimentContext context, CancellationToken cancellationToken)

@@ -106,6 +106,7 @@ public static class CyclicReportWriter
     }
 
     private static string Int(int value) => value.ToString(CultureInfo.InvariantCulture);
+
     /// <summary>The "Move latency" section of the summary.</summary>
     /// <param name="latencies">One summary per scheme.</param>
     /// <returns>The lines.</returns>
@@ -124,4 +125,28 @@ public static class CyclicReportWriter
     }
 
     private static string Ms(double value) => double.IsNaN(value) ? "-" : value.ToString("0.###", CultureInfo.InvariantCulture);
+
+    /// <summary>Writes (or rewrites) <c>runs.csv</c> with the tests finished so far; called after each scheme so
+    /// that a run that fails or is cancelled later keeps them.</summary>
+    /// <param name="folder">The experiment's folder.</param>
+    /// <param name="tests">(scheme, result) of the finished schemes.</param>
+    /// <returns>The file's full path.</returns>
+    public static string WriteRuns(ResultsFolder folder, IEnumerable<(string Scheme, Cyclic.CyclicTestResult Result)> tests)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(tests);
+        return folder.WriteText("runs.csv", w => RunRecordsCsv.Write(w, tests));
+    }
+
+    /// <summary>Writes <c>isolated.csv</c>: every isolated run (program, run index, seconds).</summary>
+    /// <param name="folder">The experiment's folder.</param>
+    /// <param name="isolated">The isolated timings.</param>
+    /// <returns>The file's full path.</returns>
+    public static string WriteIsolated(ResultsFolder folder, IEnumerable<Cyclic.ProgramTimings> isolated)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(isolated);
+        return folder.WriteText("isolated.csv", w => Csv.Write(w, ["program", "run_index", "seconds"],
+            isolated.SelectMany(t => t.Seconds.Select((s, i) => (IReadOnlyList<string>)[t.Program, i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)]))));
+    }
 }

@@ -76,6 +76,7 @@ public sealed class PhasesExperiment
                     ? []
                     : observed.Select(o => PerformanceModel.Analyze(o, one)).ToArray();
                 results.Add(new PhasesResult(c.Program, observed[^1].Levels, observed, model));
+                context.Output.WriteText("phases.csv", w => PhaseReport.WriteCsv(w, results.Select(r => (r.Program, r.Levels)).ToArray())); // the finished programs, kept should a later one fail
             }
         }
         finally

@@ -23,9 +23,7 @@ public static class SweepReportWriter
         ArgumentNullException.ThrowIfNull(charts);
         var files = new List<string>
         {
-            folder.WriteText("runs.csv", w => Csv.Write(w, ["series", "x", "run_index", "seconds"],
-                result.Points.SelectMany(p => p.Seconds.Select((s, i) => (IReadOnlyList<string>)
-                    [p.Series, Csv.Number(p.X), i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)])))),
+            WriteRuns(folder, result),
             folder.WriteJson("summary.json", result),
             folder.WriteText("summary.md", w =>
             {
@@ -51,5 +49,19 @@ public static class SweepReportWriter
         }
 
         return files;
+    }
+
+    /// <summary>Writes (or rewrites) <c>runs.csv</c>: every timed run of the points measured so far
+    /// (series, x, run index, seconds). Used as <see cref="SweepRunner.CaseCompleted"/> so that a sweep that ends early keeps them.</summary>
+    /// <param name="folder">The experiment's folder.</param>
+    /// <param name="result">The points.</param>
+    /// <returns>The file's full path.</returns>
+    public static string WriteRuns(ResultsFolder folder, SweepResult result)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(result);
+        return folder.WriteText("runs.csv", w => Csv.Write(w, ["series", "x", "run_index", "seconds"],
+            result.Points.SelectMany(p => p.Seconds.Select((s, i) => (IReadOnlyList<string>)
+                [p.Series, Csv.Number(p.X), i.ToString(CultureInfo.InvariantCulture), Csv.Number(s)]))));
     }
 }

@@ -46,6 +46,10 @@ public sealed class SweepRunner
     /// <summary>Confidence level of the summaries.</summary>
     public double ConfidenceLevel { get; }
 
+    /// <summary>Called after every finished case with the points measured so far (e.g. to write them, so that a sweep
+    /// that fails or is cancelled later keeps them); null for none.</summary>
+    public Action<SweepResult>? CaseCompleted { get; init; }
+
     /// <summary>Runs every configuration.</summary>
     /// <param name="name">Sweep name.</param>
     /// <param name="cases">Configurations (at least one; (series, X) pairs unique).</param>
@@ -93,6 +97,7 @@ public sealed class SweepRunner
                 }
 
                 points.Add(new SweepMeasurement(c.Series, c.X, seconds, SampleSummary.Of(seconds, ConfidenceLevel)));
+                CaseCompleted?.Invoke(new SweepResult(name, points.ToArray()));
             }
         }
         finally

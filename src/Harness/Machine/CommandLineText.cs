@@ -6,15 +6,63 @@ namespace DivCon.Harness.Machine;
 public static class CommandLineText
 {
     /// <summary>
-    /// The current process's command line (<see cref="Environment.GetCommandLineArgs"/>), quoted; prefixed with
-    /// "dotnet" when the process is the dotnet host running an assembly.
+    /// The current process's command line as the user typed it, quoted: the parent's <c>dotnet run ... -- args</c> when
+    /// the harness was started by <c>dotnet run</c> (read from <c>/proc</c> on Linux), otherwise
+    /// <see cref="Environment.GetCommandLineArgs"/>, prefixed with "dotnet" when the process is the dotnet host running
+    /// an assembly.
     /// </summary>
     /// <returns>The text.</returns>
     public static string Current()
     {
         string[] arguments = Environment.GetCommandLineArgs();
+        if (FromDotnetRun(ParentArguments(), arguments[1..]) is { } typed)
+        {
+            return typed;
+        }
+
         string host = Path.GetFileNameWithoutExtension(Environment.ProcessPath ?? string.Empty);
         return host.Equals("dotnet", StringComparison.OrdinalIgnoreCase) ? Join(["dotnet", .. arguments]) : Join(arguments);
+    }
+
+    /// <summary>
+    /// The command typed to start this process when its parent is <c>dotnet run</c> passing it exactly
+    /// <paramref name="ownArguments"/> (after <c>--</c>, or none); null otherwise.
+    /// </summary>
+    /// <param name="parentArguments">The parent's argv (program first), or null when unknown.</param>
+    /// <param name="ownArguments">This process's arguments (without its program).</param>
+    /// <returns>The typed command, its program shown as <c>dotnet</c>, or null.</returns>
+    public static string? FromDotnetRun(IReadOnlyList<string>? parentArguments, IReadOnlyList<string> ownArguments)
+    {
+        ArgumentNullException.ThrowIfNull(ownArguments);
+        if (parentArguments is not { Count: >= 2 }
+            || !Path.GetFileNameWithoutExtension(parentArguments[0]).Equals("dotnet", StringComparison.OrdinalIgnoreCase)
+            || parentArguments[1] != "run")
+        {
+            return null;
+        }
+
+        int separator = parentArguments.ToList().IndexOf("--");
+        IEnumerable<string> passed = separator < 0 ? [] : parentArguments.Skip(separator + 1);
+        return passed.SequenceEqual(ownArguments, StringComparer.Ordinal) ? Join(["dotnet", .. parentArguments.Skip(1)]) : null;
+    }
+
+    /// <summary>The parent process's argv on Linux (<c>/proc</c>); null elsewhere or when unreadable.</summary>
+    private static string[]? ParentArguments()
+    {
+        try
+        {
+            if (!OperatingSystem.IsLinux())
+            {
+                return null;
+            }
+
+            string? parent = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("PPid:", StringComparison.Ordinal))?[5..].Trim();
+            return parent is null ? null : File.ReadAllText($"/proc/{parent}/cmdline").TrimEnd('\0').Split('\0');
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null; // the parent has exited or hides its command line: fall back to this process's own
+        }
     }
 
     /// <summary>Joins arguments with spaces, single-quoting those a shell would split or expand.</summary>

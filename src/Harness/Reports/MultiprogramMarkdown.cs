@@ -49,10 +49,16 @@ public static class MultiprogramMarkdown
 
         writer.WriteLine("## System metrics");
         writer.WriteLine();
+        bool flagged = schemes.Any(s => s.Flags.Count > 0);
         string[] systemHeaders = oracle is null
             ? ["Scheme", "ANTT (lower is better)", "STP (higher is better)", "MNTT", "Worst program"]
             : ["Scheme", "ANTT (lower is better)", "STP (higher is better)", "MNTT", "Worst program", "STP / oracle"];
-        var system = new MarkdownTable(systemHeaders, systemHeaders.Select(h => h is "Scheme" or "Worst program" ? ColumnAlignment.Left : ColumnAlignment.Right).ToArray());
+        if (flagged)
+        {
+            systemHeaders = [.. systemHeaders, "Flags"];
+        }
+
+        var system = new MarkdownTable(systemHeaders, systemHeaders.Select(h => h is "Scheme" or "Worst program" or "Flags" ? ColumnAlignment.Left : ColumnAlignment.Right).ToArray());
         foreach (SchemeMetrics scheme in schemes)
         {
             WorkloadMetrics m = scheme.Metrics;
@@ -69,10 +75,29 @@ public static class MultiprogramMarkdown
                 row.Add(NumberText.Percent(oracle.FractionOfOracle(m.Stp)));
             }
 
+            if (flagged)
+            {
+                row.Add(MetricFlag.Codes(scheme.Flags));
+            }
+
             system.AddRow(row);
         }
 
         system.WriteTo(writer);
+        if (flagged)
+        {
+            writer.WriteLine("Flags (values that cannot be true, or samples too small for a useful interval):");
+            writer.WriteLine();
+            foreach (SchemeMetrics scheme in schemes)
+            {
+                foreach (MetricFlag flag in scheme.Flags)
+                {
+                    writer.WriteLine($"- **{MarkdownTable.EscapeCell(scheme.Scheme)}** ({flag.Code}): {MarkdownTable.EscapeCell(flag.Detail)}");
+                }
+            }
+
+            writer.WriteLine();
+        }
 
         if (oracle is not null)
         {

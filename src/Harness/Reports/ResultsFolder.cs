@@ -36,21 +36,43 @@ public sealed class ResultsFolder
     public static ResultsFolder Create(string resultsRoot, string experiment, RunStamp stamp)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(resultsRoot);
-        ArgumentException.ThrowIfNullOrWhiteSpace(experiment);
-        ArgumentNullException.ThrowIfNull(stamp);
-        if (experiment is "." or ".." || !experiment.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.'))
-        {
-            throw new ArgumentException($"'{experiment}' is not a valid experiment folder name (letters, digits, '-', '_', '.').", nameof(experiment));
-        }
+        ValidateName(experiment);
+        return CreateAt(System.IO.Path.Combine(resultsRoot, experiment), experiment, stamp);
+    }
 
-        string path = System.IO.Path.GetFullPath(System.IO.Path.Combine(resultsRoot, experiment));
-        Directory.CreateDirectory(path);
-        using (FileStream stream = File.Create(System.IO.Path.Combine(path, StampFileName)))
+    /// <summary>Creates (or reuses) the folder at <paramref name="path"/> for <paramref name="experiment"/> and writes
+    /// its stamp.json; used for a staging folder that is renamed to the experiment's name when the run succeeds
+    /// (see <see cref="StagedResultsFolder"/>).</summary>
+    /// <param name="path">The folder.</param>
+    /// <param name="experiment">Experiment name (see <see cref="Create"/>).</param>
+    /// <param name="stamp">The run's stamp.</param>
+    /// <returns>The folder.</returns>
+    /// <exception cref="ArgumentException">A bad path or experiment name.</exception>
+    public static ResultsFolder CreateAt(string path, string experiment, RunStamp stamp)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        ValidateName(experiment);
+        ArgumentNullException.ThrowIfNull(stamp);
+        string full = System.IO.Path.GetFullPath(path);
+        Directory.CreateDirectory(full);
+        using (FileStream stream = File.Create(System.IO.Path.Combine(full, StampFileName)))
         {
             System.Text.Json.JsonSerializer.Serialize(stream, stamp, JsonReport.Options);
         }
 
-        return new ResultsFolder(path, experiment, stamp);
+        return new ResultsFolder(full, experiment, stamp);
+    }
+
+    /// <summary>Checks an experiment folder name.</summary>
+    /// <param name="experiment">Letters, digits, '-', '_' and '.' only, not "." or "..".</param>
+    /// <exception cref="ArgumentException">The name is empty or would escape the results directory.</exception>
+    public static void ValidateName(string experiment)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(experiment);
+        if (experiment is "." or ".." || !experiment.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.'))
+        {
+            throw new ArgumentException($"'{experiment}' is not a valid experiment folder name (letters, digits, '-', '_', '.').", nameof(experiment));
+        }
     }
 
     /// <summary>The full path of a file in this folder.</summary>

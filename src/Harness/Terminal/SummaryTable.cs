@@ -51,15 +51,29 @@ public static class SummaryTable
             .AddColumn(new TableColumn("STP (higher is better)").RightAligned())
             .AddColumn(new TableColumn("MNTT").RightAligned())
             .AddColumn("Worst program");
+        bool flagged = schemes.Any(s => s.Flags.Count > 0);
+        if (flagged)
+        {
+            table.AddColumn("Flags");
+        }
+
         foreach (SchemeMetrics scheme in schemes)
         {
             WorkloadMetrics m = scheme.Metrics;
-            table.AddRow(
+            var cells = new List<string>
+            {
                 Markup.Escape(scheme.Scheme),
                 Markup.Escape(NumberText.WithInterval(m.Antt, m.AnttHalfWidth)),
                 Markup.Escape(NumberText.WithInterval(m.Stp, m.StpHalfWidth)),
                 Markup.Escape(NumberText.Fixed(m.Mntt)),
-                Markup.Escape(m.MnttProgram));
+                Markup.Escape(m.MnttProgram),
+            };
+            if (flagged)
+            {
+                cells.Add(Markup.Escape(MetricFlag.Codes(scheme.Flags)));
+            }
+
+            table.AddRow(cells.ToArray());
         }
 
         return table;
@@ -73,6 +87,13 @@ public static class SummaryTable
         ArgumentNullException.ThrowIfNull(console);
         console.Write(BuildProgramTable(schemes));
         console.Write(BuildSystemTable(schemes));
+        foreach (SchemeMetrics scheme in schemes)
+        {
+            foreach (MetricFlag flag in scheme.Flags)
+            {
+                console.MarkupLine($"[yellow]flag[/] {Markup.Escape(scheme.Scheme)}: {Markup.Escape(flag.Detail)}");
+            }
+        }
     }
 
     private static void RequireSchemes(IReadOnlyList<SchemeMetrics> schemes)

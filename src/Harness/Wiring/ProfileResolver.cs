@@ -1,7 +1,9 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using DivCon.Harness.Oracle;
 using DivCon.Harness.Terminal;
 using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Multiprogram.Profiling;
 
 namespace DivCon.Harness.Wiring;
 
@@ -21,6 +23,7 @@ namespace DivCon.Harness.Wiring;
 public sealed class ProfileResolver
 {
     private readonly string _storePath;
+    private readonly string? _referencePath;
     private readonly ProfileFallback _fallback;
     private readonly HarnessMachine _machine;
     private readonly int _workers;
@@ -30,11 +33,14 @@ public sealed class ProfileResolver
     /// <param name="fallback">What to do for a program without a profile.</param>
     /// <param name="machine">The machine.</param>
     /// <param name="workers">The run's worker count.</param>
-    public ProfileResolver(string storePath, ProfileFallback fallback, HarnessMachine machine, int workers)
+    /// <param name="referencePath">A store only read, for programs <paramref name="storePath"/> lacks (the committed
+    /// reference profiles during an ad-hoc run); null for none.</param>
+    public ProfileResolver(string storePath, ProfileFallback fallback, HarnessMachine machine, int workers, string? referencePath = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(storePath);
         ArgumentNullException.ThrowIfNull(machine);
         _storePath = storePath;
+        _referencePath = referencePath;
         _fallback = fallback;
         _machine = machine;
         _workers = workers;
@@ -47,19 +53,30 @@ public sealed class ProfileResolver
     /// <param name="warn">Receives warnings (missing profiles, profiles measured with fewer cores).</param>
     /// <param name="cancellationToken">Cancels measurements.</param>
     /// <returns>Profile by member name.</returns>
-    /// <exception cref="InvalidDataException">The store file exists but cannot be read.</exception>
+    /// <exception cref="InvalidDataException">A store file exists but is not a valid store.</exception>
+    /// <exception cref="IOException">The store cannot be written (checked before measuring).</exception>
     public async Task<IReadOnlyDictionary<string, ScalabilityProfile?>> ResolveAsync(
         IReadOnlyList<WorkloadMember> workload, bool measureMissing, IProgressSink progress, Action<string> warn, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workload);
         ArgumentNullException.ThrowIfNull(progress);
         ArgumentNullException.ThrowIfNull(warn);
-        ScalabilityProfileStore store = ScalabilityProfileStore.Load(_storePath);
+        ScalabilityProfileStore store = ScalabilityProfileFile.Load(_storePath);
+        ScalabilityProfileStore? reference = _referencePath is not null && !SamePath(_referencePath, _storePath) ? ScalabilityProfileFile.Load(_referencePath) : null;
+        bool Find(WorkloadMember member, [NotNullWhen(true)] out ScalabilityProfile? found) =>
+            store.TryGet(member.Program.Name, member.ProblemSizeKey, out found) || (reference?.TryGet(member.Program.Name, member.ProblemSizeKey, out found) ?? false);
+
+        if (measureMissing && _fallback == ProfileFallback.Measure && workload.Any(m => !Find(m, out _)))
+        {
+            // Found now, not after minutes of measuring: a store that cannot be written.
+            ScalabilityProfileFile.EnsureWritable(_storePath);
+        }
+
         var result = new Dictionary<string, ScalabilityProfile?>(StringComparer.Ordinal);
-        bool changed = false;
+        var measured = new List<ScalabilityProfile>();
         foreach (WorkloadMember member in workload)
         {
-            if (!store.TryGet(member.Program.Name, member.ProblemSizeKey, out ScalabilityProfile? profile) && measureMissing)
+            if (!Find(member, out ScalabilityProfile? profile) && measureMissing)
             {
                 if (_fallback == ProfileFallback.Measure)
                 {
@@ -69,11 +86,11 @@ public sealed class ProfileResolver
                     progress.Report(Phase, 1, string.Create(CultureInfo.InvariantCulture, $"{member.Program.Name} (size {member.ProblemSizeKey}): {profile.Speedups}"));
                     progress.EndPhase(Phase);
                     store.Set(profile);
-                    changed = true;
+                    measured.Add(profile);
                 }
                 else
                 {
-                    warn($"No scalability profile for {member.Program.Name} size {member.ProblemSizeKey} in {_storePath}: assuming speedup 1 (run the scalability command to measure one).");
+                    warn($"No scalability profile for {member.Program.Name} size {member.ProblemSizeKey} in {_storePath}{(reference is null ? string.Empty : $" or {_referencePath}")}: assuming speedup 1 (run the scalability command to measure one).");
                 }
             }
 
@@ -85,19 +102,17 @@ public sealed class ProfileResolver
             result[member.Name] = profile;
         }
 
-        if (changed)
+        if (measured.Count > 0)
         {
-            string? folder = Path.GetDirectoryName(Path.GetFullPath(_storePath));
-            if (folder is not null)
-            {
-                Directory.CreateDirectory(folder);
-            }
-
-            store.Save(_storePath);
+            // Merged under the store's lock: profiles another run stored meanwhile are kept.
+            ScalabilityProfileFile.Merge(_storePath, measured);
+            warn($"Quick scalability profiles of {string.Join(", ", measured.Select(p => p.ProgramName))} stored in {Path.GetFullPath(_storePath)}.");
         }
 
         return result;
     }
+
+    private static bool SamePath(string a, string b) => string.Equals(Path.GetFullPath(a), Path.GetFullPath(b), StringComparison.Ordinal);
 
     /// <summary>The oracle's speedup tables, one per member, or null unless every member has a profile.</summary>
     /// <param name="profiles">Profile by member name.</param>

@@ -92,7 +92,7 @@ public class CliParsingTests
         try
         {
             var (exitCode, _, error) = await CliRunner.RunAsync("phases", "--programs", "strassen", "--sizes", "strassen=999999", "--out", root);
-            Assert.Equal(CommandActions.BadInput, exitCode);
+            Assert.Equal(1, exitCode); // the code of every other bad input too
             Assert.Contains("not valid for strassen", error, StringComparison.Ordinal);
         }
         finally
@@ -121,6 +121,15 @@ public class CliParsingTests
         var (exitCode, _, error) = await CliRunner.RunAsync("cyclic", "--programs", "quicksort,quicksort");
         Assert.Equal(1, exitCode);
         Assert.Contains("twice", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Root_help_documents_the_exit_codes_and_the_ad_hoc_results_folder()
+    {
+        var (exitCode, output, _) = await CliRunner.RunAsync("--help");
+        Assert.Equal(0, exitCode);
+        Assert.Contains("Exit codes: 0 success, 1 bad input, 2 I/O or platform problem, 3 failed run, 130 cancelled", output, StringComparison.Ordinal);
+        Assert.Contains("results-local", output, StringComparison.Ordinal);
     }
 
     [Fact]

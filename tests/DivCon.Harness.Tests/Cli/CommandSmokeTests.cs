@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Xml.Linq;
+using DivCon.Harness.Cli;
 using DivCon.Harness.Tests.Support;
 
 namespace DivCon.Harness.Tests.Cli;
@@ -143,7 +144,7 @@ public sealed class CommandSmokeTests : IDisposable
         ParseJson(Path.Combine(folder, "speedup-tables.json")).Dispose();
         ParseSvg(Path.Combine(folder, "speedup-vs-cores.svg"));
         AssertPerformanceFiles(folder, ["quicksort"]);
-        var store = DivCon.Schedulers.Multiprogram.Profiles.ScalabilityProfileStore.Load(profiles);
+        var store = DivCon.Schedulers.Multiprogram.Profiling.ScalabilityProfileFile.Load(profiles);
         Assert.True(store.TryGet("quicksort", "8192", out var profile));
         Assert.Equal(1, profile.ParallelTimes[0].Cores);
     }
@@ -182,28 +183,34 @@ public sealed class CommandSmokeTests : IDisposable
     }
 
     [Fact]
-    public async Task A_rerun_removes_stale_files_of_its_folder()
+    public async Task A_rerun_publishes_a_fresh_folder_and_moves_the_previous_results_aside()
     {
         string folder = Path.Combine(_root, "phases");
         Directory.CreateDirectory(folder);
         await File.WriteAllTextAsync(Path.Combine(folder, "phases-old.svg"), "<svg/>");
-        await File.WriteAllTextAsync(Path.Combine(folder, "stamp.json"), "{}"); // an earlier run's folder
+        await File.WriteAllTextAsync(Path.Combine(folder, "stamp.json"), "{\"utcDate\": \"2026-01-02T03:04:05+00:00\"}"); // an earlier run's folder
         string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
-        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
         Assert.True(exitCode == 0, error);
-        Assert.False(File.Exists(Path.Combine(folder, "phases-old.svg")));
+        Assert.False(File.Exists(Path.Combine(folder, "phases-old.svg"))); // no stale chart in the new results
+        string previous = Path.Combine(_root, "phases.previous-20260102T030405Z");
+        Assert.Equal("<svg/>", await File.ReadAllTextAsync(Path.Combine(previous, "phases-old.svg"))); // ... and nothing destroyed
+        Assert.Contains(previous, output, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetDirectories(_root, ".*")); // no staging folder left
     }
 
     [Fact]
-    public async Task A_folder_without_a_run_stamp_is_never_cleaned()
+    public async Task A_folder_without_a_run_stamp_is_refused_and_left_untouched()
     {
         string folder = Path.Combine(_root, "phases");
         Directory.CreateDirectory(folder);
         await File.WriteAllTextAsync(Path.Combine(folder, "notes.md"), "mine");
         string[] args = ["phases", "--programs", "quicksort", "--runs", "1", "--out", _root, .. TinySizes];
         var (exitCode, _, error) = await CliRunner.RunAsync(args);
-        Assert.True(exitCode == 0, error);
-        Assert.Equal("mine", await File.ReadAllTextAsync(Path.Combine(folder, "notes.md")));
+        Assert.Equal(CommandActions.BadInput, exitCode);
+        Assert.Contains("not a results folder", error, StringComparison.Ordinal);
+        Assert.Equal(["notes.md"], Directory.GetFiles(folder).Select(Path.GetFileName));
+        Assert.Equal([folder], Directory.GetDirectories(_root));
     }
 
     private static void AssertCyclicFiles(string folder, IReadOnlyList<string> schemes)

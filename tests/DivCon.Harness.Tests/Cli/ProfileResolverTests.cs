@@ -25,7 +25,7 @@ public sealed class ProfileResolverTests : IDisposable
         var store = new ScalabilityProfileStore();
         store.Set(ScalabilityProfile.FromTimings("quicksort", "1000", TimeSpan.FromSeconds(2),
             [new CoreTiming(1, TimeSpan.FromSeconds(2)), new CoreTiming(2, TimeSpan.FromSeconds(1.25))], "test", DateTimeOffset.UnixEpoch));
-        store.Save(path);
+        DivCon.Schedulers.Multiprogram.Profiling.ScalabilityProfileFile.Save(store, path);
         var sizes = new SizeSelection(SizePreset.Quick, new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { ["quicksort"] = 1000, ["mergesort"] = 1000 });
         IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(["quicksort", "mergesort"], sizes, seed: 1);
         var warnings = new List<string>();

@@ -1,4 +1,5 @@
 using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Multiprogram.Profiling;
 
 namespace DivCon.Schedulers.Tests.Multiprogram;
 
@@ -52,9 +53,9 @@ public sealed class ScalabilityProfileStoreTests : IDisposable
         var store = new ScalabilityProfileStore();
         store.Set(Quicksort());
         store.Set(Quicksort("10"));
-        store.Save(path);
+        ScalabilityProfileFile.Save(store, path);
 
-        var loaded = ScalabilityProfileStore.Load(path);
+        var loaded = ScalabilityProfileFile.Load(path);
         Assert.Equal(2, loaded.Count);
         Assert.True(loaded.TryGet("quicksort", "1000000", out var profile));
         var original = Quicksort();
@@ -81,7 +82,7 @@ public sealed class ScalabilityProfileStoreTests : IDisposable
     [Fact]
     public void A_missing_file_loads_as_an_empty_store()
     {
-        Assert.Equal(0, ScalabilityProfileStore.Load(Path.Combine(_directory, "absent.json")).Count);
+        Assert.Equal(0, ScalabilityProfileFile.Load(Path.Combine(_directory, "absent.json")).Count);
     }
 
     [Theory]
@@ -95,7 +96,7 @@ public sealed class ScalabilityProfileStoreTests : IDisposable
         Directory.CreateDirectory(_directory);
         string path = Path.Combine(_directory, "corrupt.json");
         File.WriteAllText(path, content);
-        var e = Assert.Throws<InvalidDataException>(() => ScalabilityProfileStore.Load(path));
+        var e = Assert.Throws<InvalidDataException>(() => ScalabilityProfileFile.Load(path));
         Assert.Contains(path, e.Message, StringComparison.Ordinal);
     }
 }

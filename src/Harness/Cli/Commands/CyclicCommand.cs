@@ -77,6 +77,7 @@ public static class CyclicCommand
 
             SchemeSettings schemeSettings = schemeOptions.Read(parse, settings, TimeSpan.FromSeconds(settings.IsThesisSize ? thesisSeconds : quickSeconds));
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             string folderName = parse.GetValue(nameOption)!;
             int repetitions = parse.GetValue(repeat);
             if (repetitions == 1)
@@ -94,7 +95,7 @@ public static class CyclicCommand
 
             await ExperimentOutput.RunAsync(host, settings.OutRoot, folderName, settings.Workers,
                 (context, _) => Task.FromResult(RepetitionReport.Write(context.Output, folderName, results)),
-                summaries => host.Console.Write(RepetitionReport.Table(summaries))).ConfigureAwait(false);
+                summaries => host.Console.Write(RepetitionReport.Table(summaries)), cancellationToken).ConfigureAwait(false);
         });
         return command;
     }

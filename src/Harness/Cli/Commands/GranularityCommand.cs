@@ -39,6 +39,7 @@ public static class GranularityCommand
         {
             CommonSettings settings = common.Read(parse, host.Machine);
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             int max = parse.GetValue(maxExponent);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "granularity", settings.Workers, async (context, _) =>
             {
@@ -51,8 +52,17 @@ public static class GranularityCommand
                             m.Program.Granularity = GranularityLadder.For(m.Program, k);
                             return m.Program.RunParallelAsync(scheduler, cancellationToken: ct);
                         }))).ToArray();
-                    var runner = new SweepRunner(parse.GetValue(sweep.Runs), parse.GetValue(sweep.Warmup!), timeProvider: host.Time, progress: context.Progress);
-                    return await new GranularityExperiment(runner).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    var runner = new SweepRunner(parse.GetValue(sweep.Runs), parse.GetValue(sweep.Warmup!), timeProvider: host.Time, progress: context.Progress)
+                    {
+                        CaseCompleted = partial => SweepReportWriter.WriteRuns(context.Output, partial),
+                    };
+                    SweepResult result = await new GranularityExperiment(runner).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "granularity"); // before the results are published
+                    }
+
+                    return result;
                 }
                 finally
                 {
@@ -62,11 +72,7 @@ public static class GranularityCommand
                         member.Program.Granularity = Granularity.Automatic();
                     }
                 }
-            }, result => host.Console.Write(SweepTable.Build(result, "Granularity"))).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "granularity");
-            }
+            }, result => host.Console.Write(SweepTable.Build(result, "Granularity")), cancellationToken).ConfigureAwait(false);
         });
         return command;
     }

@@ -32,6 +32,7 @@ public static class PhasesCommand
         {
             CommonSettings settings = common.Read(parse, host.Machine);
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "phases", settings.Workers, async (context, _) =>
             {
                 // The performance model compares every worker count with one worker: observe both.
@@ -45,17 +46,35 @@ public static class PhasesCommand
                     }
 
                     // One unobserved run per program and scheduler first, so that JIT compilation does not land in level 0.
-                    foreach (WorkloadMember member in workload)
+                    // At thesis sizes it takes minutes: it reports progress like the measured runs.
+                    const string WarmUp = "warm-up";
+                    context.Progress.BeginPhase(WarmUp, workload.Count * schedulers.Count);
+                    try
                     {
-                        foreach (WorkerPoolTaskScheduler scheduler in schedulers.Values)
+                        int done = 0;
+                        foreach (WorkloadMember member in workload)
                         {
-                            await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                            foreach (WorkerPoolTaskScheduler scheduler in schedulers.Values)
+                            {
+                                await member.Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                                context.Progress.Report(WarmUp, ++done, member.Name);
+                            }
                         }
+                    }
+                    finally
+                    {
+                        context.Progress.EndPhase(WarmUp);
                     }
 
                     PhaseCase[] cases = workload.Select(m => new PhaseCase(m.Name,
                         (workers, observer, ct) => m.Program.RunParallelAsync(schedulers[workers], observer: observer, cancellationToken: ct))).ToArray();
-                    return await new PhasesExperiment(parse.GetValue(sweep.Runs), counts).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    var result = await new PhasesExperiment(parse.GetValue(sweep.Runs), counts).RunAsync(cases, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "phases"); // before the results are published
+                    }
+
+                    return result;
                 }
                 finally
                 {
@@ -68,11 +87,7 @@ public static class PhasesCommand
             {
                 host.Console.Write(Summary(result));
                 host.Console.Write(PerformanceTable.Build(result.SelectMany(r => r.Performance.Select(b => (r.Program, b))).ToArray()));
-            }).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "phases");
-            }
+            }, cancellationToken).ConfigureAwait(false);
         });
         return command;
     }

@@ -6,6 +6,7 @@ using DivCon.Harness.Reports;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Wiring;
 using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Multiprogram.Profiling;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Harness.Cli.Commands;
@@ -60,7 +61,7 @@ public static class ScalabilityCommand
         });
         var allocations = NameListOption.Create("--allocation", "CPU allocation strategies (profiles use contiguous).", ["contiguous", "dispersed"], "strategy",
             n => s_strategies.Contains(n, StringComparer.OrdinalIgnoreCase), s_strategies);
-        var profiles = new Option<string?>("--profiles") { Description = "Profile store to update. [default: <out>/profiles.json]", HelpName = "file" };
+        var profiles = new Option<string?>("--profiles") { Description = $"Profile store to update. [default: <out>/profiles.json, i.e. {CommonOptions.AdHocRoot}/profiles.json without --out]", HelpName = "file" };
         var command = new Command("scalability", "Speedup vs workers on the affinity scheduler, contiguous vs dispersed CPUs; stores scalability profiles.");
         common.AddTo(command);
         sweep.AddTo(command);
@@ -71,11 +72,18 @@ public static class ScalabilityCommand
         {
             CommonSettings settings = common.Read(parse, host.Machine);
             IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             int[] coreCounts = (parse.GetValue(cores) is { Length: > 0 } given ? given : DefaultCores(settings.Workers).ToArray()).Distinct().Order().ToArray();
             CpuAllocationStrategy[] strategies = (parse.GetValue(allocations) ?? []).Select(ParseStrategy).Distinct().ToArray();
             string storePath = parse.GetValue(profiles) ?? Path.Combine(settings.OutRoot, "profiles.json");
             int runs = parse.GetValue(sweep.Runs);
             int warmup = parse.GetValue(sweep.Warmup!);
+            if (strategies.Contains(CpuAllocationStrategy.Contiguous))
+            {
+                // Found now, not after the sweep: a profile store that cannot be written.
+                ScalabilityProfileFile.EnsureWritable(storePath);
+            }
+
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "scalability", coreCounts.Max(), async (context, warn) =>
             {
                 var slot = new SchedulerSlot();
@@ -109,8 +117,16 @@ public static class ScalabilityCommand
                         }
                     }
 
-                    var runner = new SweepRunner(runs, warmup, timeProvider: host.Time, progress: context.Progress);
+                    var runner = new SweepRunner(runs, warmup, timeProvider: host.Time, progress: context.Progress)
+                    {
+                        CaseCompleted = partial => SweepReportWriter.WriteRuns(context.Output, partial),
+                    };
                     (SweepResult sweep, _) = await new ScalabilityExperiment(runner).RunAsync(cases, baselines, context, cancellationToken).ConfigureAwait(false);
+                    if (settings.Verify)
+                    {
+                        Verification.VerifyAll(workload, "scalability"); // before profiles are stored and results published
+                    }
+
                     if (strategies.Contains(CpuAllocationStrategy.Contiguous))
                     {
                         SaveProfiles(storePath, workload, sequential, sweep, host.Machine.Describe(coreCounts.Max()), host.Time.GetUtcNow());
@@ -158,11 +174,7 @@ public static class ScalabilityCommand
             {
                 host.Console.Write(SweepTable.Build(result.sweep, "Cores"));
                 host.Console.Write(PerformanceTable.Build(result.model));
-            }).ConfigureAwait(false);
-            if (settings.Verify)
-            {
-                Verification.VerifyAll(workload, "scalability");
-            }
+            }, cancellationToken).ConfigureAwait(false);
         });
         return command;
     }
@@ -184,21 +196,16 @@ public static class ScalabilityCommand
 
     private static void SaveProfiles(string path, IReadOnlyList<WorkloadMember> workload, SweepResult sequential, SweepResult sweep, string machine, DateTimeOffset now)
     {
-        ScalabilityProfileStore store = ScalabilityProfileStore.Load(path);
+        var profiles = new List<ScalabilityProfile>();
         foreach (WorkloadMember member in workload)
         {
             TimeSpan seq = TimeSpan.FromSeconds(sequential.Points.Single(p => p.Series == member.Name).Time.Mean);
             CoreTiming[] timings = sweep.Points.Where(p => p.Series == member.Name)
                 .Select(p => new CoreTiming((int)p.X, TimeSpan.FromSeconds(p.Time.Mean))).ToArray();
-            store.Set(ScalabilityProfile.FromTimings(member.Program.Name, member.ProblemSizeKey, seq, timings, machine, now));
+            profiles.Add(ScalabilityProfile.FromTimings(member.Program.Name, member.ProblemSizeKey, seq, timings, machine, now));
         }
 
-        string? folder = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (folder is not null)
-        {
-            Directory.CreateDirectory(folder);
-        }
-
-        store.Save(path);
+        // Merged under the store's lock: profiles another run stored since this one started are kept.
+        ScalabilityProfileFile.Merge(path, profiles);
     }
 }

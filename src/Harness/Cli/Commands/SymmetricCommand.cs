@@ -47,6 +47,7 @@ public static class SymmetricCommand
             {
                 string name = DivCon.Programs.ProgramCatalog.Find(program).Name;
                 IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Symmetric(name, k, settings.Sizes, settings.Seed);
+                await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
                 CyclicExperimentResult result = await CyclicWorkflow.RunAsync(host, $"symmetric-{FileNames.Slug(name)}", workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false);
                 results.Add((name, result.Metrics));
             }
@@ -55,7 +56,7 @@ public static class SymmetricCommand
             {
                 WriteCombined(context.Output, results, k);
                 return Task.FromResult(results);
-            }, r => host.Console.Write(MnttTable(r, k))).ConfigureAwait(false);
+            }, r => host.Console.Write(MnttTable(r, k)), cancellationToken).ConfigureAwait(false);
         });
         return command;
     }
@@ -65,8 +66,9 @@ public static class SymmetricCommand
     {
         string[] schemes = results.SelectMany(r => r.Metrics.Select(m => m.Scheme)).Distinct(StringComparer.Ordinal).ToArray();
         double Mntt(IReadOnlyList<SchemeMetrics> metrics, string scheme) => metrics.FirstOrDefault(m => m.Scheme == scheme)?.Metrics.Mntt ?? double.NaN;
-        folder.WriteText("mntt.csv", w => Csv.Write(w, ["program", "scheme", "instances", "mntt"],
-            results.SelectMany(r => schemes.Select(s => (IReadOnlyList<string>)[r.Program, s, instances.ToString(CultureInfo.InvariantCulture), Csv.Number(Mntt(r.Metrics, s))]))));
+        string Flags(IReadOnlyList<SchemeMetrics> metrics, string scheme) => MetricFlag.Codes(metrics.FirstOrDefault(m => m.Scheme == scheme)?.Flags ?? []);
+        folder.WriteText("mntt.csv", w => Csv.Write(w, ["program", "scheme", "instances", "mntt", "flags"],
+            results.SelectMany(r => schemes.Select(s => (IReadOnlyList<string>)[r.Program, s, instances.ToString(CultureInfo.InvariantCulture), Csv.Number(Mntt(r.Metrics, s)), Flags(r.Metrics, s)]))));
         folder.WriteText("summary.md", w =>
         {
             w.WriteLine(string.Create(CultureInfo.InvariantCulture, $"# Symmetric tests: {instances} instances per program"));

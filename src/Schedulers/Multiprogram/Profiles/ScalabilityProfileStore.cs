@@ -4,8 +4,9 @@ using System.Text.Json;
 namespace DivCon.Schedulers.Multiprogram.Profiles;
 
 /// <summary>
-/// Scalability profiles keyed by program name and problem size, kept in memory and saved to / loaded from a JSON
-/// file, so that a workload measured once can be scheduled by scalability in later runs.
+/// Scalability profiles keyed by program name and problem size, kept in memory and read from / written to JSON, so
+/// that a workload measured once can be scheduled by scalability in later runs. No file I/O here: files (atomic
+/// replacement, locking, merging) are <c>Profiling.ScalabilityProfileFile</c>'s.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -14,10 +15,8 @@ namespace DivCon.Schedulers.Multiprogram.Profiles;
 /// derived data, written for people reading the file, and recomputed on load.
 /// </para>
 /// <para>
-/// A missing file loads as an empty store. A file that is not valid JSON of that shape, or whose data breaks the
-/// profile rules, throws <see cref="InvalidDataException"/> naming the file. Saving writes a temporary file beside
-/// the target and renames it over the target, so a crash never leaves half a file. Keys compare ordinally.
-/// Not thread-safe.
+/// JSON that is not of that shape (including a null list or a null entry), or whose data breaks the profile rules,
+/// throws <see cref="InvalidDataException"/> naming its source. Keys compare ordinally. Not thread-safe.
 /// </para>
 /// </remarks>
 public sealed class ScalabilityProfileStore
@@ -30,41 +29,44 @@ public sealed class ScalabilityProfileStore
     /// <summary>The number of stored profiles.</summary>
     public int Count => _profiles.Count;
 
-    /// <summary>Loads a store from a file; a missing file gives an empty store.</summary>
-    /// <param name="path">The file.</param>
+    /// <summary>Reads a store from its JSON form (see the remarks for the format).</summary>
+    /// <param name="utf8Json">The JSON, UTF-8.</param>
+    /// <param name="source">What the JSON is (a file name), for messages.</param>
     /// <returns>The store.</returns>
-    /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
-    /// <exception cref="InvalidDataException">The file is not a valid profile store; the message names it.</exception>
-    public static ScalabilityProfileStore Load(string path)
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="InvalidDataException">The JSON is not a valid profile store; the message names
+    /// <paramref name="source"/> and, where it can, the profile and timing at fault.</exception>
+    public static ScalabilityProfileStore Read(Stream utf8Json, string source)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(path);
-        var store = new ScalabilityProfileStore();
-        if (!File.Exists(path))
-        {
-            return store;
-        }
-
+        ArgumentNullException.ThrowIfNull(utf8Json);
+        ArgumentNullException.ThrowIfNull(source);
         ProfileStoreDocument? document;
         try
         {
-            using var stream = File.OpenRead(path);
-            document = JsonSerializer.Deserialize(stream, ProfileJsonContext.Default.ProfileStoreDocument);
+            document = JsonSerializer.Deserialize(utf8Json, ProfileJsonContext.Default.ProfileStoreDocument);
         }
         catch (JsonException e)
         {
-            throw new InvalidDataException($"Scalability profile store '{path}' is not valid JSON: {e.Message}", e);
+            throw new InvalidDataException($"Scalability profile store '{source}' is not valid JSON: {e.Message}", e);
         }
 
         if (document is null)
         {
-            throw new InvalidDataException($"Scalability profile store '{path}' holds null instead of a store.");
+            throw new InvalidDataException($"Scalability profile store '{source}' holds null instead of a store.");
         }
 
         if (document.Version != 1)
         {
-            throw new InvalidDataException($"Scalability profile store '{path}' has version {document.Version}; only 1 is known.");
+            throw new InvalidDataException($"Scalability profile store '{source}' has version {document.Version}; only 1 is known.");
         }
 
+        // The serializer leaves a JSON null where the document says null, whatever the property's initial value.
+        if (document.Profiles is null)
+        {
+            throw new InvalidDataException($"Scalability profile store '{source}': \"profiles\" is null; it must be a list (possibly empty).");
+        }
+
+        var store = new ScalabilityProfileStore();
         for (int i = 0; i < document.Profiles.Count; i++)
         {
             var d = document.Profiles[i];
@@ -75,29 +77,40 @@ public sealed class ScalabilityProfileStore
                     throw new ArgumentException("The profile is null.");
                 }
 
+                if (d.ParallelTimes is null)
+                {
+                    throw new ArgumentException("\"parallelTimes\" is null; it must list at least one timing.");
+                }
+
+                int nullTiming = d.ParallelTimes.FindIndex(t => t is null);
+                if (nullTiming >= 0)
+                {
+                    throw new ArgumentException($"Timing {nullTiming} of \"parallelTimes\" is null.");
+                }
+
                 store.Set(ScalabilityProfile.FromTimings(
                     d.ProgramName!,
                     d.ProblemSize!,
                     ToTime(d.SequentialSeconds),
-                    (d.ParallelTimes ?? []).Select(t => new CoreTiming(t.Cores, ToTime(t.Seconds))),
+                    d.ParallelTimes.Select(t => new CoreTiming(t.Cores, ToTime(t.Seconds))),
                     d.Machine ?? string.Empty,
                     d.MeasuredAt));
             }
             catch (ArgumentException e)
             {
-                throw new InvalidDataException($"Scalability profile store '{path}', profile {i}: {e.Message}", e);
+                throw new InvalidDataException($"Scalability profile store '{source}', profile {i}: {e.Message}", e);
             }
         }
 
         return store;
     }
 
-    /// <summary>Saves the store to a file, replacing it atomically.</summary>
-    /// <param name="path">The file; its directory is created when missing.</param>
-    /// <exception cref="ArgumentException"><paramref name="path"/> is null or empty.</exception>
-    public void Save(string path)
+    /// <summary>Writes the store's JSON form.</summary>
+    /// <param name="utf8Json">Where to write (UTF-8).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="utf8Json"/> is null.</exception>
+    public void Write(Stream utf8Json)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        ArgumentNullException.ThrowIfNull(utf8Json);
         var document = new ProfileStoreDocument
         {
             Profiles = [.. _profiles.Values.Select(p => new ProfileDocument
@@ -115,16 +128,7 @@ public sealed class ScalabilityProfileStore
                 MeasuredAt = p.MeasuredAt,
             })],
         };
-
-        string full = Path.GetFullPath(path);
-        Directory.CreateDirectory(Path.GetDirectoryName(full)!);
-        string temporary = full + ".tmp";
-        using (var stream = File.Create(temporary))
-        {
-            JsonSerializer.Serialize(stream, document, ProfileJsonContext.Default.ProfileStoreDocument);
-        }
-
-        File.Move(temporary, full, overwrite: true);
+        JsonSerializer.Serialize(utf8Json, document, ProfileJsonContext.Default.ProfileStoreDocument);
     }
 
     /// <summary>Adds a profile, replacing any with the same program name and problem size.</summary>

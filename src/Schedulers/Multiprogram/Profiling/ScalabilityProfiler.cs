@@ -24,7 +24,7 @@ namespace DivCon.Schedulers.Multiprogram.Profiling;
 /// </para>
 /// <example>
 /// <code>
-/// var profiler = new ScalabilityProfiler(store: ScalabilityProfileStore.Load("profiles.json"));
+/// var profiler = new ScalabilityProfiler(store: ScalabilityProfileFile.Load("profiles.json"));
 /// ScalabilityProfile profile = await profiler.GetOrMeasureAsync("quicksort", "1000000",
 ///     ct => { SortSequentially(); return Task.CompletedTask; },
 ///     (scheduler, ct) => SortInParallelAsync(scheduler, ct));
