@@ -24,15 +24,12 @@ public sealed class MechanismStressTests
         RunWithRandomMoves(scheduler, programs, seed);
     }
 
-    [Fact]
+    [SkippableFact]
     public void Random_moves_every_millisecond_keep_every_invariant_pinned()
     {
-        if (!ThreadAffinity.IsSupported)
-        {
-            return;
-        }
-
+        Skip.IfNot(ThreadAffinity.IsSupported, "Pinning is not supported on this operating system.");
         CpuTopology topology = CpuTopologyDetector.Detect();
+        Skip.If(topology.Count < 2, "Moving workers between programs needs at least two allowed CPUs.");
         using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
         {
             Topology = topology,
