@@ -82,7 +82,8 @@ public sealed partial class MultiprogramScheduler : IDisposable
 
     /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
     /// <param name="options">CPUs, pinning, policy, interval; null = all allowed CPUs, pinned, defaults.</param>
-    /// <exception cref="ArgumentException">The options do not fit (unknown or repeated CPU ids, counts that disagree).</exception>
+    /// <exception cref="ArgumentException">The options do not fit (unknown or repeated CPU ids, counts that disagree, or
+    /// pinned CPUs outside the ones the process may use, which are named).</exception>
     /// <exception cref="ArgumentOutOfRangeException">A count or the interval is out of range.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning was asked for and is not supported here.</exception>
     /// <exception cref="ThreadAffinityException">The operating system refused to pin a worker.</exception>
@@ -343,7 +344,14 @@ public sealed partial class MultiprogramScheduler : IDisposable
     /// <param name="program">The program.</param>
     internal void OnProgramDrained(ProgramTaskScheduler program) => _rebalancer.RequestDeparture(program);
 
-    private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options)
+    private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options) =>
+        ResolveSlots(options, ThreadAffinity.GetProcessAllowedCpus);
+
+    /// <summary>The CPUs (pinned) or slots (unpinned) of the workers, checked against the options and the allowed CPUs.</summary>
+    /// <param name="options">The options.</param>
+    /// <param name="allowedCpus">The CPUs the process may use (read only when pinning).</param>
+    /// <returns>One CPU per worker.</returns>
+    internal static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options, Func<IReadOnlyList<int>> allowedCpus)
     {
         if (options.WorkerCount is { } requested)
         {
@@ -381,6 +389,9 @@ public sealed partial class MultiprogramScheduler : IDisposable
         {
             throw new ArgumentException($"WorkerCount {workers} differs from the {ids.Count} CPU ids given.", nameof(options));
         }
+
+        // A topology given in the options may name CPUs outside the process's affinity mask: refuse before pinning.
+        CpuAllocation.RequireAllowed(ids, allowedCpus(), nameof(options));
 
         return [.. ids.Select(id => topology[id])];
     }
