@@ -88,19 +88,17 @@ public sealed class SchedulerDisposalTests
 
         var run = program.RunAsync(1, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler, Engine = engine });
         await entered.Task.Bounded();
-        if (engine == ExecutionEngine.ForkJoin)
+        // Under fork-join a worker is blocked on the gate, which opens only below: the disposal cannot end before.
+        // Under the continuation engine it ends once the node's task has returned (its resumption registered,
+        // nothing running): only then is the resumption sure to be queued from outside the workers.
+        Task disposal = lease.DisposeAsync();
+        if (engine == ExecutionEngine.Continuation)
         {
-            // Does not wait: a worker is blocked on the gate, which opens only below.
-            lease.Close();
-        }
-        else
-        {
-            // Waits until the node's task has returned (its resumption registered, nothing running): only then is
-            // the resumption sure to be queued from outside the workers when the gate opens.
-            Assert.True(lease.CloseAndWait(), "The scheduler did not quiesce.");
+            await disposal.Bounded();
         }
 
         gate.SetResult();
+        await disposal.Bounded();
 
         if (engine == ExecutionEngine.ForkJoin)
         {
@@ -170,16 +168,8 @@ public sealed class SchedulerDisposalTests
 
         public TaskScheduler Scheduler => (TaskScheduler?)_pool ?? _program!;
 
-        /// <summary>Closes the scheduler (it refuses tasks from outside its workers) without waiting for its workers.</summary>
-        public void Close()
-        {
-            _pool?.Shutdown(TimeSpan.Zero);
-            _program?.Shutdown(TimeSpan.Zero);
-        }
-
-        /// <summary>Closes the scheduler and waits until its workers have nothing left to run.</summary>
-        public bool CloseAndWait() =>
-            _pool?.Shutdown(TestTimeouts.Generous) ?? _program!.Shutdown(TestTimeouts.Generous);
+        /// <summary>Disposes the scheduler without blocking (for the program kind: the program leaves).</summary>
+        public Task DisposeAsync() => _pool?.DisposeAsync().AsTask() ?? _program!.DisposeAsync().AsTask();
 
         public void Dispose()
         {

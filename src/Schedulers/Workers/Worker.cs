@@ -52,7 +52,7 @@ internal sealed class Worker : IDisposable
         _queues = queues;
         _home = queues;
         _random = (uint)(index * 0x9E3779B9u) | 1u;
-        Thread = new Thread(Run)
+        Thread = new Thread(RunThenReportExit)
         {
             IsBackground = true,
             Name = $"DivCon worker {index}",
@@ -132,6 +132,21 @@ internal sealed class Worker : IDisposable
 
     /// <summary>Releases the worker's wait handle; only after its thread has exited.</summary>
     public void Dispose() => _wake.Dispose();
+
+    private void RunThenReportExit()
+    {
+        try
+        {
+            Run();
+        }
+        finally
+        {
+            // Cleared first: from here on a task queued from this thread is an outside task (refused once the set is
+            // closed), never pushed onto a deque that no worker will serve again.
+            t_current = null;
+            _pool.ReportExit();
+        }
+    }
 
     private void Run()
     {

@@ -18,6 +18,8 @@ internal sealed class WorkerPool : IDisposable
     private readonly Action<Worker>? _startHook;
     private readonly Exception?[] _startFailures;
     private readonly CountdownEvent _started;
+    private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _running;
     private CacheLinePaddedInt64 _sleepers;
     private int _stopRequested;
     private int _wakeCursor;
@@ -38,6 +40,7 @@ internal sealed class WorkerPool : IDisposable
         _startFailures = new Exception?[workerCount];
         _started = new CountdownEvent(workerCount);
         _workers = new Worker[workerCount];
+        _running = workerCount;
         for (int i = 0; i < workerCount; i++)
         {
             _workers[i] = new Worker(this, i, initial);
@@ -58,6 +61,12 @@ internal sealed class WorkerPool : IDisposable
 
     /// <summary>The number of workers.</summary>
     public int WorkerCount => _workers.Length;
+
+    /// <summary>
+    /// Completes when every worker thread has left its loop (after <see cref="RequestStop"/>, or a failed start hook).
+    /// Its continuations run asynchronously, never on an exiting worker.
+    /// </summary>
+    public Task Exited => _exited.Task;
 
     /// <summary>Whether <see cref="RequestStop"/> was called.</summary>
     public bool StopRequested =>
@@ -106,6 +115,16 @@ internal sealed class WorkerPool : IDisposable
         finally
         {
             _started.Signal();
+        }
+    }
+
+    /// <summary>Called by each worker thread as its last action.</summary>
+    public void ReportExit()
+    {
+        // Interlocked: workers exit concurrently; the last one completes Exited.
+        if (Interlocked.Decrement(ref _running) == 0)
+        {
+            _exited.TrySetResult();
         }
     }
 
