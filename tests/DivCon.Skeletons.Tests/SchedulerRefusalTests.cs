@@ -104,6 +104,35 @@ public sealed class SchedulerRefusalTests
         Assert.True(scheduler.RefusedCount > 0);
     }
 
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task A_scheduler_that_stops_accepting_in_the_middle_of_a_tree_faults_the_run_with_its_refusal(ExecutionEngine engine)
+    {
+        // The split of the second node of depth 1 closes the scheduler: that node's children are refused, and so is
+        // every later child or merge task. (A small tree: fork-join blocks one pool thread per internal node.)
+        var scheduler = new RefusingTaskScheduler();
+        var program = DivideAndConquer.Create<IndexRange, long>(
+            (range, depth) => range.Length > 1,
+            (range, depth) =>
+            {
+                if (depth == 1 && range.Start == 2)
+                {
+                    scheduler.StopAccepting();
+                }
+
+                return range.Split(2);
+            },
+            (range, depth) => range.Start,
+            (results, depth) => results.Sum());
+
+        var run = program.RunAsync(new IndexRange(0, 4), DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = engine });
+
+        var error = await Assert.ThrowsAsync<TaskSchedulerException>(() => run.Bounded());
+        Assert.Same(scheduler.Refusal, error.InnerException);
+        Assert.True(scheduler.RefusedCount > 0);
+    }
+
     /// <summary>
     /// A root that splits into two leaves (value 1 each) and merges by adding; the chosen phase signals
     /// <paramref name="entered"/> and waits for <paramref name="gate"/>.
