@@ -36,7 +36,8 @@ public sealed class AffinityTaskScheduler : WorkerPoolTaskScheduler
     /// <param name="topology">The allowed CPUs (typically <see cref="CpuTopologyDetector.Detect()"/>); used to
     /// check the ids and to order steal victims.</param>
     /// <param name="cpuIds">The CPUs, one worker each, in worker order.</param>
-    /// <exception cref="ArgumentException">An id is not in <paramref name="topology"/> or repeats (all are named), or none is given.</exception>
+    /// <exception cref="ArgumentException">An id is not in <paramref name="topology"/>, repeats, or is outside the CPUs the
+    /// process may use (its affinity mask) (all are named), or none is given.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning is not supported on this operating system.</exception>
     /// <exception cref="ThreadAffinityException">The operating system refused to pin a worker.</exception>
     public AffinityTaskScheduler(CpuTopology topology, IEnumerable<int> cpuIds)
@@ -82,6 +83,8 @@ public sealed class AffinityTaskScheduler : WorkerPoolTaskScheduler
                 $"{nameof(AffinityTaskScheduler)} needs thread pinning, which this operating system does not support.");
         }
 
+        // The topology may be the caller's own: check the ids against the CPUs the process may actually use.
+        CpuAllocation.RequireAllowed(ids, ThreadAffinity.GetProcessAllowedCpus(), nameof(cpuIds));
         return [.. ids.Select(id => topology[id])];
     }
 }

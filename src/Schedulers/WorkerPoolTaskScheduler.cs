@@ -28,14 +28,18 @@ namespace DivCon.Schedulers;
 /// <b>Disposal.</b> <see cref="Dispose"/> stops accepting tasks from other threads (queuing then throws; the TPL
 /// wraps it in <see cref="TaskSchedulerException"/>), lets the workers run every task already accepted (and any
 /// task those tasks queue from the workers), then waits for the workers to exit, at most
-/// <see cref="DefaultShutdownTimeout"/>. Every accepted task runs: none is cancelled. Called from one of its own
-/// workers, it does not wait (a thread cannot join itself); the workers exit once the work is done.
+/// <see cref="DefaultShutdownTimeout"/>. Every accepted task runs: none is cancelled, none is dropped. Called from
+/// one of its own workers, it does not wait (a thread cannot join itself); the workers exit once the work is done.
+/// <see cref="DisposeAsync"/> and <see cref="ShutdownAsync"/> do the same without blocking a thread: the returned
+/// task completes when the last worker has exited; cancelling the wait (or its timeout) only stops waiting, the
+/// accepted tasks still run. A divide-and-conquer run on a disposed scheduler is never stranded: a task of the run
+/// refused by the closed scheduler faults the run with that refusal.
 /// </para>
 /// <para>
 /// <b>Warning.</b> Always dispose: the workers are dedicated background threads that live until then.
 /// </para>
 /// </remarks>
-public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
+public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
 {
     /// <summary>How long <see cref="Dispose"/> waits for the workers, and the constructor for them to start.</summary>
     public static readonly TimeSpan DefaultShutdownTimeout = TimeSpan.FromSeconds(30);
@@ -45,6 +49,7 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
     private readonly int?[] _cpuIds;
     private int _shutdownState;
     private bool _workersExited;
+    private int _poolDisposed;
 
     /// <summary>Creates the queues and the workers and starts them.</summary>
     /// <param name="victims">Each worker's steal levels (see <see cref="VictimOrder"/>); its length is the worker count.</param>
@@ -170,12 +175,77 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable
         bool exited = _pool.Join(timeout);
         if (exited)
         {
+            OnWorkersExited();
+        }
+
+        return exited;
+    }
+
+    /// <summary>
+    /// Like <see cref="Dispose"/> without blocking: stops accepting tasks from outside the workers, lets every accepted
+    /// task run, and completes when the workers have exited or after <see cref="DefaultShutdownTimeout"/> (then
+    /// <see cref="ShutdownTimedOut"/> is <see langword="true"/> and a trace warning is written; the workers still exit
+    /// once their tasks end). Never throws. A later call (of this or <see cref="Dispose"/>) does nothing.
+    /// </summary>
+    /// <returns>A task that completes when disposal is done or timed out.</returns>
+    /// <remarks>Do not await it from a task of this scheduler: the continuation would be queued on the closed scheduler.</remarks>
+    public async ValueTask DisposeAsync()
+    {
+        GC.SuppressFinalize(this);
+        if (IsDisposed)
+        {
+            return;
+        }
+
+        using var timeout = new CancellationTokenSource(DefaultShutdownTimeout);
+        try
+        {
+            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            Trace.TraceWarning(
+                $"{GetType().Name}: workers still running {DefaultShutdownTimeout} after DisposeAsync (tasks that never finish?).");
+        }
+    }
+
+    /// <summary>
+    /// Starts the shutdown if no call of <see cref="Shutdown"/>, <see cref="Dispose"/> or this method did (stops
+    /// accepting tasks from outside the workers; every accepted task still runs, none is cancelled), and returns a
+    /// task that completes when every worker has exited. Safe to call from a worker (nothing blocks).
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the wait only: the shutdown goes on and the accepted tasks still run.</param>
+    /// <returns>A task that completes when the workers have exited, or is cancelled with <paramref name="cancellationToken"/>.</returns>
+    public Task ShutdownAsync(CancellationToken cancellationToken = default)
+    {
+        // Interlocked: exactly one caller (of this, Shutdown or Dispose) closes the queues.
+        if (Interlocked.Exchange(ref _shutdownState, 1) == 0)
+        {
+            _queues.Close();
+            _pool.RequestStop();
+        }
+
+        return WaitForWorkersAsync(cancellationToken);
+    }
+
+    private async Task WaitForWorkersAsync(CancellationToken cancellationToken)
+    {
+        // Exited's continuations run asynchronously (never on an exiting worker); ours needs no context.
+        await _pool.Exited.WaitAsync(cancellationToken).ConfigureAwait(false);
+        OnWorkersExited();
+    }
+
+    /// <summary>Every worker has exited: release the pool's handles (once) and publish the outcome.</summary>
+    private void OnWorkersExited()
+    {
+        // Interlocked: the synchronous and asynchronous waits may both get here.
+        if (Interlocked.Exchange(ref _poolDisposed, 1) == 0)
+        {
             _pool.Dispose();
         }
 
         // Volatile: ShutdownTimedOut readers on other threads see the outcome.
-        Volatile.Write(ref _workersExited, exited);
-        return exited;
+        Volatile.Write(ref _workersExited, true);
     }
 
     /// <inheritdoc />

@@ -47,6 +47,14 @@ namespace DivCon.Skeletons;
 /// every task of the run has finished (no user code of the run is still running when it completes). The
 /// cancellation token is checked before every split, spawn and execute; a cancelled run ends
 /// <see cref="TaskStatus.Canceled"/> with the run's token.</para>
+/// <para><b>A scheduler that refuses work.</b> When the scheduler refuses a task of the run (it was disposed while
+/// the run went on: a child, a merge, or the resumption after an asynchronous split or merge), the run stops as if
+/// that task had thrown: the returned task faults with the scheduler's exception (a
+/// <see cref="TaskSchedulerException"/>), unless a failure or cancellation came first. The run never waits for a
+/// task that was refused. If the run is cancelled while it waits for an unfinished asynchronous split or merge and
+/// its scheduler refuses work, the run ends cancelled at once and that split or merge is abandoned (it may be unable
+/// ever to finish, its own continuations being refused by the same scheduler); on a scheduler that still accepts
+/// work the run waits for it as usual.</para>
 /// <para><b>Warnings.</b> The functions are called concurrently from many threads for different nodes, so shared
 /// state needs care. The <see cref="ExecutionEngine.ForkJoin"/> engine blocks a thread in every internal node
 /// until its children finish. On a scheduler with a fixed number of workers it starves when every worker is blocked

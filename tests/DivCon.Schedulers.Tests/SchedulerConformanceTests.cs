@@ -6,7 +6,7 @@ public sealed class SchedulerConformanceTests
 {
     public static TheoryData<SchedulerKind> Kinds => TestSchedulers.Kinds;
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void StartNew_runs_on_a_worker_with_the_scheduler_current(SchedulerKind kind)
     {
@@ -20,7 +20,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(scheduler.WorkerCount, scheduler.MaximumConcurrencyLevel);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void LongRunning_tasks_get_no_dedicated_thread(SchedulerKind kind)
     {
@@ -32,7 +32,7 @@ public sealed class SchedulerConformanceTests
         Assert.True(onWorker.Result);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void ContinueWith_runs_on_the_scheduler(SchedulerKind kind)
     {
@@ -45,7 +45,7 @@ public sealed class SchedulerConformanceTests
         Assert.Same(scheduler, continuation.Result.Current);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void WhenAll_completes_after_every_task(SchedulerKind kind)
     {
@@ -57,7 +57,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(Enumerable.Range(0, 500).Sum(i => i * 2), all.Result.Sum());
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Parallel_For_runs_every_iteration_on_workers_only(SchedulerKind kind)
     {
@@ -80,7 +80,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(0, foreignIterations);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Parallel_Invoke_runs_every_action(SchedulerKind kind)
     {
@@ -93,7 +93,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(16, count);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Parent_completes_after_attached_children(SchedulerKind kind)
     {
@@ -119,7 +119,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(50, Volatile.Read(ref children));
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Wait_on_a_worker_runs_the_unstarted_task_inline(SchedulerKind kind)
     {
@@ -137,7 +137,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(1, scheduler.Statistics.TasksInlined);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Foreign_threads_never_run_tasks_inline(SchedulerKind kind)
     {
@@ -152,7 +152,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(0, scheduler.Statistics.TasksInlined);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public async Task Exceptions_surface_and_the_scheduler_keeps_working(SchedulerKind kind)
     {
@@ -166,7 +166,7 @@ public sealed class SchedulerConformanceTests
         Assert.Equal(1, after.Result);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Await_continuations_resume_on_the_scheduler(SchedulerKind kind)
     {
@@ -196,7 +196,7 @@ public sealed class SchedulerConformanceTests
         Assert.True(resumed.Result.afterForeignCompletion.IsWorkerThread);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Scheduled_tasks_snapshot_lists_queued_tasks(SchedulerKind kind)
     {

@@ -6,7 +6,7 @@ public sealed class SchedulerDisposeTests
 {
     public static TheoryData<SchedulerKind> Kinds => TestSchedulers.Kinds;
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Dispose_runs_every_queued_task_then_refuses_new_ones(SchedulerKind kind)
     {
@@ -38,7 +38,7 @@ public sealed class SchedulerDisposeTests
         Assert.All(scheduler.Pool.Workers, w => Assert.False(w.Thread.IsAlive));
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Tasks_running_during_dispose_may_still_spawn_children_and_they_run(SchedulerKind kind)
     {
@@ -67,7 +67,7 @@ public sealed class SchedulerDisposeTests
         Assert.False(scheduler.ShutdownTimedOut);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Double_dispose_is_a_no_op(SchedulerKind kind)
     {
@@ -80,7 +80,7 @@ public sealed class SchedulerDisposeTests
         Assert.True(scheduler.Shutdown(TimeSpan.Zero));
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Dispose_from_a_worker_returns_without_waiting_for_itself(SchedulerKind kind)
     {
@@ -93,7 +93,7 @@ public sealed class SchedulerDisposeTests
         Assert.True(scheduler.ShutdownTimedOut);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Shutdown_with_a_task_that_never_ends_times_out_instead_of_hanging(SchedulerKind kind)
     {

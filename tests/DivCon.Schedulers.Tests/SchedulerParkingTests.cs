@@ -6,7 +6,7 @@ public sealed class SchedulerParkingTests
 {
     public static TheoryData<SchedulerKind> Kinds => TestSchedulers.Kinds;
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Idle_workers_park_and_wake_for_new_work(SchedulerKind kind)
     {
@@ -26,7 +26,7 @@ public sealed class SchedulerParkingTests
     private static bool AllParked(WorkerPoolTaskScheduler scheduler) =>
         scheduler.ParkedWorkerCount == scheduler.WorkerCount && scheduler.Queues.Sleepers == scheduler.WorkerCount;
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void An_idle_scheduler_stays_parked(SchedulerKind kind)
     {
@@ -45,7 +45,7 @@ public sealed class SchedulerParkingTests
         Assert.Equal(executed, scheduler.Statistics.TasksExecuted);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Every_task_queued_from_outside_wakes_a_worker(SchedulerKind kind)
     {
@@ -60,15 +60,12 @@ public sealed class SchedulerParkingTests
         Assert.Equal(0, scheduler.AvailableTasks);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Tasks_pushed_by_a_worker_wake_parked_siblings(SchedulerKind kind)
     {
         using var scheduler = TestSchedulers.Create(kind);
-        if (scheduler.WorkerCount < 2)
-        {
-            return; // Needs a sibling to wake.
-        }
+        Skip.If(scheduler.WorkerCount < 2, "Needs a second worker (a second allowed CPU for the affinity kind) to wake.");
 
         for (int round = 0; round < 50; round++)
         {
@@ -79,15 +76,12 @@ public sealed class SchedulerParkingTests
         Assert.True(scheduler.Statistics.Steals >= 50);
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Pushes_racing_with_a_sibling_going_to_sleep_are_never_lost(SchedulerKind kind)
     {
         using var scheduler = TestSchedulers.Create(kind);
-        if (scheduler.WorkerCount < 2)
-        {
-            return; // Needs a sibling to wake.
-        }
+        Skip.If(scheduler.WorkerCount < 2, "Needs a second worker (a second allowed CPU for the affinity kind) to wake.");
 
         var random = new Random(7);
         for (int round = 0; round < 400; round++)

@@ -10,7 +10,7 @@ public sealed class SchedulerStressTests
 
     public static TheoryData<SchedulerKind> Kinds => TestSchedulers.Kinds;
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void A_million_tasks_each_run_exactly_once_and_the_counters_add_up(SchedulerKind kind)
     {
@@ -67,7 +67,7 @@ public sealed class SchedulerStressTests
         }
     }
 
-    [Theory]
+    [SkippableTheory]
     [MemberData(nameof(Kinds))]
     public void Available_tasks_counts_queued_work_and_returns_to_zero(SchedulerKind kind)
     {

@@ -22,7 +22,9 @@ namespace DivCon.Harness.Benchmarks;
 /// <b>Idle</b>: both programs have no work, so the moving worker is parked and the move includes waking it (a
 /// futex wake-up). <b>Busy</b>: both programs run chains of tiny tasks, so the worker is at a task boundary within
 /// about a microsecond. One CPU is kept free so that the spinning benchmark thread does not take a worker's CPU
-/// (on a 2-CPU machine: one worker, alternating between the two programs).
+/// (on a 2-CPU machine: one worker, alternating between the two programs). An explicit allocation may not leave a
+/// program with queued tasks without a worker, so the busy move alternates b between one and two workers, which
+/// needs at least three workers (four CPUs); with fewer, the busy setup throws.
 /// </para>
 /// </remarks>
 [MemoryDiagnoser]
@@ -40,6 +42,7 @@ public class MultiprogramBenchmarks
     private KeyValuePair<ProgramTaskScheduler, int>[] _allToA = [];
     private volatile bool _stopChains;
     private bool _bHasOne;
+    private int _low;
 
     /// <summary>Whether the programs are idle (the mover is parked) or busy (the mover is between tiny tasks).</summary>
     [Params(Load.Idle, Load.Busy)]
@@ -72,8 +75,17 @@ public class MultiprogramBenchmarks
         _a = _scheduler.Register("a");
         _b = _scheduler.Register("b");
         int n = _scheduler.WorkerCount;
-        _split = [new(_a, n - 1), new(_b, 1)];
-        _allToA = [new(_a, n), new(_b, 0)];
+        if (Programs == Load.Busy && n < 3)
+        {
+            _scheduler.Dispose();
+            throw new NotSupportedException(
+                $"The busy move needs at least 3 workers (4 CPUs), so that both busy programs keep one; this machine gives {n}.");
+        }
+
+        // Idle: b alternates between one worker and none. Busy: between two and one (a busy program keeps one).
+        _low = Programs == Load.Busy ? 1 : 0;
+        _split = [new(_a, n - 1 - _low), new(_b, 1 + _low)];
+        _allToA = [new(_a, n - _low), new(_b, _low)];
         _scheduler.SetAllocation(_split);
         _bHasOne = true;
         if (Programs == Load.Busy)
@@ -111,7 +123,7 @@ public class MultiprogramBenchmarks
     {
         _bHasOne = !_bHasOne;
         _scheduler!.SetAllocation(_bHasOne ? _split : _allToA);
-        int expected = _bHasOne ? 1 : 0;
+        int expected = _bHasOne ? 1 + _low : _low;
         var spinner = default(SpinWait);
         long deadline = Environment.TickCount64 + (long)SpinLimit.TotalMilliseconds;
         int serving;

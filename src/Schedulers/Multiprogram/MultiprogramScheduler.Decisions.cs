@@ -61,13 +61,24 @@ public sealed partial class MultiprogramScheduler
 
     /// <summary>
     /// Overrides the policy with an explicit allocation and applies it at once (a <see cref="RebalanceReason.Manual"/>
-    /// decision). It stands (interval decisions keep it) until <see cref="ClearAllocationOverride"/> or until a
-    /// program arrives or leaves. Programs not listed get no worker.
+    /// decision). It stands (interval decisions keep it, and the starvation guard leaves it alone) until
+    /// <see cref="ClearAllocationOverride"/>, until a program arrives or leaves, or until a program it gives no
+    /// worker has queued tasks: then the next decision drops it and the policy decides again. Programs not listed
+    /// get no worker.
     /// </summary>
-    /// <param name="cores">Workers per live program; each at least 0, summing to <see cref="WorkerCount"/>.</param>
+    /// <remarks>
+    /// Zero workers is allowed only for a program with no queued task (<see cref="ProgramTaskScheduler.AvailableTasks"/>
+    /// is 0): such a program is idle, and work it receives later is served by lent workers until the next decision
+    /// gives it a worker. A program with queued tasks must get at least one worker; when more programs have queued
+    /// tasks than there are workers no explicit allocation can serve them all: leave the split to the policy, whose
+    /// starvation guard time-shares the workers.
+    /// </remarks>
+    /// <param name="cores">Workers per live program; each at least 0 (at least 1 for a program with queued tasks),
+    /// summing to <see cref="WorkerCount"/>.</param>
     /// <returns>The decision.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="cores"/> is null.</exception>
-    /// <exception cref="ArgumentException">A program is not live here, is listed twice, has a negative count, or the sum is wrong.</exception>
+    /// <exception cref="ArgumentException">A program is not live here, is listed twice, has a negative count, the sum
+    /// is wrong, or a program with queued tasks would get no worker (named, with its task count).</exception>
     /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
     public RebalanceEvent SetAllocation(IEnumerable<KeyValuePair<ProgramTaskScheduler, int>> cores)
     {
@@ -102,6 +113,7 @@ public sealed partial class MultiprogramScheduler
                 throw new ArgumentException($"Counts sum to {sum}, not to the {WorkerCount} workers.", nameof(cores));
             }
 
+            RequireNoStarvedProgram(counts);
             _policy.Set(counts);
             return DecideAndApply(RebalanceReason.Manual);
         }
@@ -166,6 +178,24 @@ public sealed partial class MultiprogramScheduler
         }
 
         program.CompleteDeparture();
+    }
+
+    /// <summary>Refuses an explicit allocation that gives no worker to a program with queued tasks.</summary>
+    /// <param name="cores">Workers per listed program (unlisted programs get none).</param>
+    private void RequireNoStarvedProgram(Dictionary<ProgramId, int> cores)
+    {
+        ProgramTaskScheduler[] busy = [.. _programs.Where(p => p.AvailableTasks > 0)];
+        ProgramTaskScheduler? starved = busy.FirstOrDefault(p => cores.GetValueOrDefault(p.ProgramId) == 0);
+        if (starved is null)
+        {
+            return;
+        }
+
+        string why = busy.Length > WorkerCount
+            ? $" {busy.Length} programs have queued tasks and there are {WorkerCount} workers, so no explicit allocation can give each one; clear the override and let the policy time-share them."
+            : " Give it at least one worker.";
+        throw new ArgumentException(
+            $"Program {starved} has {starved.AvailableTasks} queued tasks and would get no worker.{why}", nameof(cores));
     }
 
     private RebalanceEvent DecideAndApply(RebalanceReason reason)

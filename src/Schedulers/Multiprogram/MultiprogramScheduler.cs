@@ -56,7 +56,7 @@ namespace DivCon.Schedulers.Multiprogram;
 /// keep them short and never wait in them for another thread that calls into this scheduler.
 /// </para>
 /// </remarks>
-public sealed partial class MultiprogramScheduler : IDisposable
+public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposable
 {
     /// <summary>How long <see cref="Dispose"/> and <see cref="ProgramTaskScheduler.Dispose"/> wait.</summary>
     public static readonly TimeSpan DefaultShutdownTimeout = TimeSpan.FromSeconds(30);
@@ -82,7 +82,8 @@ public sealed partial class MultiprogramScheduler : IDisposable
 
     /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
     /// <param name="options">CPUs, pinning, policy, interval; null = all allowed CPUs, pinned, defaults.</param>
-    /// <exception cref="ArgumentException">The options do not fit (unknown or repeated CPU ids, counts that disagree).</exception>
+    /// <exception cref="ArgumentException">The options do not fit (unknown or repeated CPU ids, counts that disagree, or
+    /// pinned CPUs outside the ones the process may use, which are named).</exception>
     /// <exception cref="ArgumentOutOfRangeException">A count or the interval is out of range.</exception>
     /// <exception cref="PlatformNotSupportedException">Pinning was asked for and is not supported here.</exception>
     /// <exception cref="ThreadAffinityException">The operating system refused to pin a worker.</exception>
@@ -316,6 +317,76 @@ public sealed partial class MultiprogramScheduler : IDisposable
         return exited;
     }
 
+    /// <summary>
+    /// Like <see cref="Dispose"/> without blocking a thread: closes every program, lets every accepted task finish,
+    /// then stops the rebalancer and the workers; completes when the workers have exited or after
+    /// <see cref="DefaultShutdownTimeout"/> (then <see cref="ShutdownTimedOut"/> stays <see langword="true"/> and a trace
+    /// warning is written). Never throws. A later call (of this or <see cref="Dispose"/>) does nothing.
+    /// </summary>
+    /// <returns>A task that completes when disposal is done or timed out.</returns>
+    /// <remarks>Do not await it from a task of one of its programs: the continuation would be queued on a closed program.</remarks>
+    public async ValueTask DisposeAsync()
+    {
+        if (IsDisposed)
+        {
+            return;
+        }
+
+        using var timeout = new CancellationTokenSource(DefaultShutdownTimeout);
+        try
+        {
+            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after DisposeAsync.");
+        }
+    }
+
+    /// <summary>
+    /// Starts the shutdown if no call of <see cref="Shutdown"/>, <see cref="Dispose"/> or this method did (every
+    /// program is closed; accepted tasks still run, none is cancelled; then the rebalancer and the workers stop), and
+    /// returns a task that completes when every program has left and every worker has exited. Safe from a worker.
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the wait only: the shutdown goes on.</param>
+    /// <returns>A task that completes when the shutdown is done, or is cancelled with <paramref name="cancellationToken"/>.</returns>
+    public Task ShutdownAsync(CancellationToken cancellationToken = default)
+    {
+        // Interlocked: exactly one caller (of this, Shutdown or Dispose) shuts down.
+        Task done = Interlocked.Exchange(ref _disposeState, 1) == 0 ? ShutdownCoreAsync() : _pool.Exited;
+        return done.WaitAsync(cancellationToken);
+    }
+
+    private async Task ShutdownCoreAsync()
+    {
+        ProgramTaskScheduler[] programs;
+        lock (_gate)
+        {
+            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
+            programs = _programs;
+        }
+
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            program.Shutdown(TimeSpan.Zero); // Closes without waiting.
+        }
+
+        // Completion's continuations run asynchronously: this method never resumes on a worker.
+        await Task.WhenAll(programs.Select(p => p.Completion)).ConfigureAwait(false);
+        _rebalancer.Stop(TimeSpan.Zero);
+        _pool.RequestStop();
+        await _pool.Exited.ConfigureAwait(false);
+        _pool.Dispose();
+        if (_rebalancer.Stop(TimeSpan.Zero))
+        {
+            // Its handle is released only once its thread is gone (it exits at once when stopped; if it has not yet,
+            // the handle is left to the finalizer rather than pulled from under the thread).
+            _rebalancer.Dispose();
+        }
+
+        Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
+    }
+
     /// <inheritdoc />
     public override string ToString() =>
         $"{WorkerCount} workers ({(IsPinned ? "pinned" : "unpinned")}), {Volatile.Read(ref _programs).Length} programs, policy {Policy.Name}";
@@ -357,7 +428,14 @@ public sealed partial class MultiprogramScheduler : IDisposable
     /// <param name="program">The program.</param>
     internal void OnProgramDrained(ProgramTaskScheduler program) => _rebalancer.RequestDeparture(program);
 
-    private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options)
+    private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options) =>
+        ResolveSlots(options, ThreadAffinity.GetProcessAllowedCpus);
+
+    /// <summary>The CPUs (pinned) or slots (unpinned) of the workers, checked against the options and the allowed CPUs.</summary>
+    /// <param name="options">The options.</param>
+    /// <param name="allowedCpus">The CPUs the process may use (read only when pinning).</param>
+    /// <returns>One CPU per worker.</returns>
+    internal static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options, Func<IReadOnlyList<int>> allowedCpus)
     {
         if (options.WorkerCount is { } requested)
         {
@@ -395,6 +473,9 @@ public sealed partial class MultiprogramScheduler : IDisposable
         {
             throw new ArgumentException($"WorkerCount {workers} differs from the {ids.Count} CPU ids given.", nameof(options));
         }
+
+        // A topology given in the options may name CPUs outside the process's affinity mask: refuse before pinning.
+        CpuAllocation.RequireAllowed(ids, allowedCpus(), nameof(options));
 
         return [.. ids.Select(id => topology[id])];
     }

@@ -8,7 +8,9 @@ namespace DivCon.Schedulers.Multiprogram;
 /// <para>
 /// <b>Pinned</b> (<see cref="Pin"/> = <see langword="true"/>, the default): one worker pinned to each CPU of
 /// <see cref="CpuIds"/>; without ids, the first <see cref="WorkerCount"/> CPUs of <see cref="Topology"/> in contiguous
-/// order, or all of them. The topology defaults to the detected one (the process's allowed CPUs).
+/// order, or all of them. The topology defaults to the detected one (the process's allowed CPUs); a topology given
+/// here may describe more CPUs, but every CPU a worker is pinned to must be one the process may use (its affinity
+/// mask, as <c>taskset</c> or a cpuset sets it), or the constructor throws naming the others.
 /// </para>
 /// <para>
 /// <b>Unpinned</b> (<see cref="Pin"/> = <see langword="false"/>): <see cref="WorkerCount"/> workers (default: the

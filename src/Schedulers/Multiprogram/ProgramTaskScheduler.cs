@@ -29,10 +29,12 @@ namespace DivCon.Schedulers.Multiprogram;
 /// <see cref="TaskSchedulerException"/>), lets every task already accepted run to completion (and the tasks those
 /// queue), and only then leaves: its workers are redistributed at once by a
 /// <see cref="Events.RebalanceReason.Departure"/> decision and <see cref="Completion"/> completes. Dispose waits for
-/// that (at most <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>) unless called from a worker.
+/// that (at most <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>) unless called from a worker;
+/// <see cref="DisposeAsync"/> and <see cref="ShutdownAsync"/> wait without blocking a thread. No accepted task is
+/// dropped, and a divide-and-conquer run whose task is refused by the closed program ends faulted with the refusal.
 /// </para>
 /// </remarks>
-public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
+public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
 {
     private readonly MultiprogramScheduler _owner;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -128,19 +130,45 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     public bool Shutdown(TimeSpan timeout)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(timeout, TimeSpan.Zero);
-        // Interlocked: exactly one caller closes and starts the drained handshake.
-        if (Interlocked.Exchange(ref _disposeState, 1) == 0)
-        {
-            Queues.Close();
-            Queues.CheckDrained();
-        }
-
+        BeginDeparture();
         if (IsCurrentThreadOnPool())
         {
             return Completion.IsCompleted;
         }
 
         return Completion.Wait(timeout);
+    }
+
+    /// <summary>
+    /// Like <see cref="Dispose"/> without blocking: closes the program and completes when it has left (every
+    /// accepted task finished, its workers redistributed) or after <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>
+    /// (then a trace warning is written; the departure still happens once the tasks end). Never throws.
+    /// </summary>
+    /// <returns>A task that completes when the program has left or the wait timed out.</returns>
+    /// <remarks>Do not await it from a task of this program: the continuation would be queued on the closed program.</remarks>
+    public async ValueTask DisposeAsync()
+    {
+        using var timeout = new CancellationTokenSource(MultiprogramScheduler.DefaultShutdownTimeout);
+        try
+        {
+            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            Trace.TraceWarning($"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after DisposeAsync.");
+        }
+    }
+
+    /// <summary>
+    /// Closes the program (the first call starts the departure; accepted tasks still run, none is cancelled) and
+    /// returns <see cref="Completion"/>, waited for with <paramref name="cancellationToken"/>. Safe from a worker.
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the wait only: the departure goes on.</param>
+    /// <returns>A task that completes when the program has left, or is cancelled with <paramref name="cancellationToken"/>.</returns>
+    public Task ShutdownAsync(CancellationToken cancellationToken = default)
+    {
+        BeginDeparture();
+        return Completion.WaitAsync(cancellationToken);
     }
 
     /// <inheritdoc />
@@ -176,6 +204,17 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable
     /// <inheritdoc />
     /// <remarks>A snapshot for debuggers; not consistent while workers run.</remarks>
     protected override IEnumerable<Task> GetScheduledTasks() => Queues.Snapshot();
+
+    /// <summary>Closes the program and starts the drained handshake; only the first call does anything.</summary>
+    private void BeginDeparture()
+    {
+        // Interlocked: exactly one caller closes and starts the drained handshake.
+        if (Interlocked.Exchange(ref _disposeState, 1) == 0)
+        {
+            Queues.Close();
+            Queues.CheckDrained();
+        }
+    }
 
     private bool IsCurrentThreadOnPool() => Worker.Current is { } worker && _owner.OwnsPool(worker.Pool);
 }

@@ -145,6 +145,31 @@ public static class CpuAllocation
         return ids;
     }
 
+    /// <summary>
+    /// Checks that every CPU a worker would be pinned to is one the process may use. A topology given by the caller
+    /// may name CPUs outside the process's affinity mask (<c>taskset</c>, a container's cpuset); pinning a thread
+    /// there would either fail or, worse, succeed and run the worker outside the set the process was confined to.
+    /// </summary>
+    /// <param name="cpuIds">The CPUs to pin to.</param>
+    /// <param name="allowedCpus">The CPUs the process may use (for example <see cref="Platform.ThreadAffinity.GetProcessAllowedCpus"/>).</param>
+    /// <param name="paramName">The parameter to name in the exception.</param>
+    /// <exception cref="ArgumentNullException">A list is null.</exception>
+    /// <exception cref="ArgumentException">Some CPUs are not allowed; the message names them and the allowed set.</exception>
+    public static void RequireAllowed(IEnumerable<int> cpuIds, IEnumerable<int> allowedCpus, string paramName)
+    {
+        ArgumentNullException.ThrowIfNull(cpuIds);
+        ArgumentNullException.ThrowIfNull(allowedCpus);
+        var allowed = allowedCpus.ToHashSet();
+        int[] outside = [.. cpuIds.Where(id => !allowed.Contains(id)).Distinct().Order()];
+        if (outside.Length > 0)
+        {
+            throw new ArgumentException(
+                $"CPUs {CpuList.Format(outside)} are outside the CPUs this process may use ({CpuList.Format([.. allowed.Order()])}, " +
+                "its affinity mask as set by taskset or a cpuset): a worker pinned there would run outside that set.",
+                paramName);
+        }
+    }
+
     private static IEnumerable<LogicalCpu> HardwareOrder(IEnumerable<LogicalCpu> cpus) =>
         cpus.OrderBy(c => c.PackageId).ThenBy(c => c.L3GroupId).ThenBy(c => c.CoreId).ThenBy(c => c.Id);
 

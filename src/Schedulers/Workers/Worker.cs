@@ -66,7 +66,7 @@ internal sealed class Worker : IDisposable
         Index = index;
         _queues = queues;
         _random = (uint)(index * 0x9E3779B9u) | 1u;
-        Thread = new Thread(Run)
+        Thread = new Thread(RunThenReportExit)
         {
             IsBackground = true,
             Name = $"DivCon worker {index}",
@@ -159,6 +159,21 @@ internal sealed class Worker : IDisposable
     public void Dispose() => _wake.Dispose();
 
     private bool IsServer => ReferenceEquals(_cpu.Server, this);
+
+    private void RunThenReportExit()
+    {
+        try
+        {
+            Run();
+        }
+        finally
+        {
+            // Cleared first: from here on a task queued from this thread is an outside task (refused once the set is
+            // closed), never pushed onto a deque that no worker will serve again.
+            t_current = null;
+            _pool.ReportExit();
+        }
+    }
 
     private void Run()
     {

@@ -19,6 +19,8 @@ internal sealed class WorkerPool : IDisposable
     private readonly Action<Worker>? _startHook;
     private readonly Exception?[] _startFailures;
     private readonly CountdownEvent _started;
+    private readonly TaskCompletionSource _exited = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _running;
     private CacheLinePaddedInt64 _sleepers;
     private int _stopRequested;
     private int _wakeCursor;
@@ -60,6 +62,7 @@ internal sealed class WorkerPool : IDisposable
         _workers = [.. _cpus.Select(c => c.Workers[0]), .. _cpus.Where(c => c.HasStandby).Select(c => c.Workers[1])];
         _startFailures = new Exception?[_workers.Length];
         _started = new CountdownEvent(_workers.Length);
+        _running = _workers.Length;
         Workers = new ReadOnlyCollection<Worker>(_workers);
         Cpus = new ReadOnlyCollection<CpuSlot>(_cpus);
         initial.AttachPool(this);
@@ -88,6 +91,12 @@ internal sealed class WorkerPool : IDisposable
 
     /// <summary>The number of worker threads (and of slots in every set): the CPU count, or twice it with standbys.</summary>
     public int WorkerCount => _workers.Length;
+
+    /// <summary>
+    /// Completes when every worker thread has left its loop (after <see cref="RequestStop"/>, or a failed start hook).
+    /// Its continuations run asynchronously, never on an exiting worker.
+    /// </summary>
+    public Task Exited => _exited.Task;
 
     /// <summary>Whether <see cref="RequestStop"/> was called.</summary>
     public bool StopRequested =>
@@ -136,6 +145,16 @@ internal sealed class WorkerPool : IDisposable
         finally
         {
             _started.Signal();
+        }
+    }
+
+    /// <summary>Called by each worker thread as its last action.</summary>
+    public void ReportExit()
+    {
+        // Interlocked: workers exit concurrently; the last one completes Exited.
+        if (Interlocked.Decrement(ref _running) == 0)
+        {
+            _exited.TrySetResult();
         }
     }
 

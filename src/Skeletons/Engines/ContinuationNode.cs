@@ -13,26 +13,20 @@ namespace DivCon.Skeletons.Engines;
 /// A parent's <see cref="_pending"/> starts at its child count and is decremented once per report; the report
 /// that brings it to zero schedules the merge. Hence the root reports, and the run completes, only after every
 /// task of the run finished its user work: the run quiesces before its task completes.
+/// Every place a task is queued on the run's scheduler (the root, each child, each merge, each resumption after an
+/// unfinished asynchronous split or merge) catches a refusal, fails the run with it, and reports on the refusing
+/// thread instead, so a refusal can never leave a parent waiting for a report.
 /// </remarks>
 internal sealed class ContinuationNode<TProblem, TResult>
 {
     private static readonly Action<object?> s_process = static state => ((ContinuationNode<TProblem, TResult>)state!).Process();
     private static readonly Action<object?> s_merge = static state => ((ContinuationNode<TProblem, TResult>)state!).Merge();
-    // The state of these continuations is (node, timestamp when the phase began): allocated only on the
-    // asynchronous path, so that synchronous nodes do not carry the timestamp field.
-    private static readonly Action<Task<IReadOnlyList<TProblem>>, object?> s_splitCompleted =
-        static (task, state) =>
-        {
-            var (node, start) = (Tuple<ContinuationNode<TProblem, TResult>, long>)state!;
-            node.OnSplitCompleted(task, start);
-        };
+    // Resumptions after an unfinished asynchronous split or merge (see PendingPhase).
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, long> s_splitCompleted =
+        static (node, task, start) => node.OnSplitCompleted(task, start);
 
-    private static readonly Action<Task<TResult>, object?> s_mergeCompleted =
-        static (task, state) =>
-        {
-            var (node, start) = (Tuple<ContinuationNode<TProblem, TResult>, long>)state!;
-            node.OnMergeCompleted(task, start);
-        };
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<TResult>, long> s_mergeCompleted =
+        static (node, task, start) => node.OnMergeCompleted(task, start);
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly ContinuationNode<TProblem, TResult>? _parent;
@@ -168,9 +162,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        // Not finished (or failed): continue on the run's scheduler when it completes. Not ExecuteSynchronously,
-        // which would run our continuation on whatever thread completes the program's task.
-        splitting.AsTask().ContinueWith(s_splitCompleted, Tuple.Create(this, start), CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
+        // Not finished (or failed): continue on the run's scheduler when it completes; no thread waits.
+        new PendingPhase<IReadOnlyList<TProblem>>(this, splitting.AsTask(), start, s_splitCompleted).Begin();
     }
 
     private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, long start)
@@ -290,7 +283,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         // As in BeginSplit: resume on the run's scheduler when the program's merge completes; no thread waits.
-        merging.AsTask().ContinueWith(s_mergeCompleted, Tuple.Create(this, start), CancellationToken.None, TaskContinuationOptions.DenyChildAttach, run.Scheduler);
+        new PendingPhase<TResult>(this, merging.AsTask(), start, s_mergeCompleted).Begin();
     }
 
     private void OnMergeCompleted(Task<TResult> merging, long start)
@@ -325,6 +318,16 @@ internal sealed class ContinuationNode<TProblem, TResult>
             _results = null;
             ReportNoResult();
         }
+    }
+
+    /// <summary>
+    /// Ends a node whose asynchronous split or merge can no longer resume on the run's scheduler (the run has stopped):
+    /// it reports without a result, on the calling thread.
+    /// </summary>
+    private void AbandonPendingPhase()
+    {
+        _results = null;
+        ReportNoResult();
     }
 
     /// <summary>Hands this node's result to its parent (or completes the run at the root).</summary>
@@ -363,6 +366,128 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (Interlocked.Decrement(ref parent._pending) == 0)
         {
             parent.ScheduleMerge();
+        }
+    }
+
+    /// <summary>
+    /// A node waiting for an unfinished asynchronous split or merge (allocated only on that path). Exactly one of two
+    /// events claims the node: the program's task completing (then the resumption is queued on the run's scheduler),
+    /// or, while the task is pending, the run's cancellation when the scheduler no longer accepts work (then nothing
+    /// could ever resume the node there, so it reports without a result and the program's task is abandoned).
+    /// </summary>
+    /// <typeparam name="T">What the program's task produces: the subproblems or the merged result.</typeparam>
+    /// <remarks>
+    /// Why not <c>ContinueWith(..., run.Scheduler)</c>: when that scheduler refuses the continuation (it was disposed
+    /// meanwhile), the TPL faults the continuation task and tells nobody, and the run would never complete. Here the
+    /// resumption is queued by our own code, so a refusal is caught and fails the run like any other refused task.
+    /// </remarks>
+    private sealed class PendingPhase<T>
+    {
+        private static readonly Action<Task<T>, object?> s_completed =
+            static (_, state) => ((PendingPhase<T>)state!).OnTaskCompleted();
+
+        private static readonly Action<object?> s_resume =
+            static state => ((PendingPhase<T>)state!).Resume();
+
+        private static readonly Action<object?> s_canceled =
+            static state => ((PendingPhase<T>)state!).OnRunCanceled();
+
+        private readonly ContinuationNode<TProblem, TResult> _node;
+        private readonly Task<T> _task;
+        private readonly long _start;
+        private readonly Action<ContinuationNode<TProblem, TResult>, Task<T>, long> _resume;
+        private CancellationTokenRegistration _registration;
+
+        // 0 until the completion or the cancellation claims the node; written once by Exchange.
+        private int _claimed;
+
+        public PendingPhase(ContinuationNode<TProblem, TResult> node, Task<T> task, long start, Action<ContinuationNode<TProblem, TResult>, Task<T>, long> resume)
+        {
+            _node = node;
+            _task = task;
+            _start = start;
+            _resume = resume;
+        }
+
+        /// <summary>Starts waiting: for the run's cancellation (if it can be cancelled), then for the program's task.</summary>
+        public void Begin()
+        {
+            var token = _node._run.Token;
+            if (token.CanBeCanceled)
+            {
+                // Registered before the completion continuation, so that the completion path always sees the
+                // registration it must remove. Unsafe: no execution context is needed for our own callback.
+                _registration = token.UnsafeRegister(s_canceled, this);
+            }
+
+            // ExecuteSynchronously on the completing thread: all it does is queue the resumption on the run's
+            // scheduler (or, if refused, report upwards), never program code.
+            _task.ContinueWith(s_completed, this, CancellationToken.None, TaskContinuationOptions.DenyChildAttach | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        }
+
+        /// <summary>Exchange: the completion and the cancellation may race; exactly one of them wins.</summary>
+        private bool TryClaim() => Interlocked.Exchange(ref _claimed, 1) == 0;
+
+        private void OnTaskCompleted()
+        {
+            if (!TryClaim())
+            {
+                // The run's cancellation abandoned the node: observe the task's fault so that it is not reported as
+                // unobserved, and drop it (the run already ended).
+                _ = _task.Exception;
+                return;
+            }
+
+            // Unregister, not Dispose: Dispose would wait for a callback running on another thread, which is harmless
+            // here (it loses the claim) and must not block the thread completing the program's task.
+            _registration.Unregister();
+            var run = _node._run;
+            try
+            {
+                Task.Factory.StartNew(s_resume, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
+            }
+            catch (Exception e)
+            {
+                // Refused (the scheduler was disposed while the program's task ran). The program's own outcome comes
+                // first (its failure, or a cancellation for the run's token, wins over the refusal), then the refusal.
+                if (!_task.IsCompletedSuccessfully)
+                {
+                    run.Fail(RunContext<TProblem, TResult>.ExceptionOf(_task));
+                }
+
+                run.Fail(e);
+                _node.AbandonPendingPhase();
+            }
+        }
+
+        private void Resume() => _resume(_node, _task, _start);
+
+        private void OnRunCanceled()
+        {
+            var run = _node._run;
+            if (Volatile.Read(ref _claimed) != 0)
+            {
+                return; // The program's task completed first; its path handles the node.
+            }
+
+            try
+            {
+                // A probe: a scheduler that still accepts work will run the resumption when the program's task
+                // completes, so the node keeps waiting and the run quiesces as usual. A refusing one never will, and
+                // the program's task may itself be stuck (its own continuations refused by the same scheduler).
+                Task.Factory.StartNew(static () => { }, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
+                return;
+            }
+            catch (Exception)
+            {
+                // Refused: fall through and abandon the program's task.
+            }
+
+            if (TryClaim())
+            {
+                run.Cancel();
+                _node.AbandonPendingPhase();
+            }
         }
     }
 }

@@ -37,7 +37,7 @@ public sealed class CommandSmokeTests : IDisposable
         Assert.Contains("ANTT", output, StringComparison.Ordinal);
         string folder = Path.Combine(_root, "demo");
         AssertCyclicFiles(folder, ["default", "shared", "dynamic"]);
-        Assert.True(File.Exists(Path.Combine(folder, "allocation-dynamic.svg")));
+        ParseSvg(Path.Combine(folder, "allocation-dynamic.svg"));
         ParseJson(Path.Combine(_root, "profiles.json")); // quick profiles measured and stored
     }
 
@@ -128,7 +128,7 @@ public sealed class CommandSmokeTests : IDisposable
         Assert.Equal(1 + (2 * 4), rows.Count); // header + 2 programs x 4 fractions x 1 run
         ParseJson(Path.Combine(folder, "summary.json")).Dispose();
         ParseSvg(Path.Combine(folder, "time-vs-granularity.svg"));
-        Assert.True(File.Exists(Path.Combine(folder, "summary.md")));
+        Assert.Contains("quicksort", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -250,5 +250,7 @@ public sealed class CommandSmokeTests : IDisposable
     {
         XDocument svg = XDocument.Load(path);
         Assert.Equal("svg", svg.Root!.Name.LocalName);
+        // A chart with data, not an empty frame: at least one plotted series.
+        Assert.Contains(svg.Descendants(), e => e.Attribute("data-series") is not null);
     }
 }

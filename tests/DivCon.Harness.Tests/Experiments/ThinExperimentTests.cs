@@ -1,4 +1,6 @@
+using System.Globalization;
 using System.Text.Json;
+using System.Xml.Linq;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Oracle;
 using DivCon.Harness.Performance;
@@ -23,6 +25,15 @@ public sealed class ThinExperimentTests : IDisposable
     private ExperimentContext Context(string name, TimeProvider clock) =>
         new(ResultsFolder.Create(_root, name, Samples.Stamp), NullProgressSink.Instance, null, clock);
 
+    /// <summary>The points of one series of a line chart (its polyline, as the chart writer draws it).</summary>
+    private static int SeriesPoints(string svgPath, string series)
+    {
+        XDocument svg = XDocument.Load(svgPath);
+        XNamespace ns = svg.Root!.Name.Namespace;
+        XElement group = Assert.Single(svg.Descendants(ns + "g"), g => (string?)g.Attribute("class") == "series" && (string?)g.Attribute("data-series") == series);
+        return group.Element(ns + "polyline")!.Attribute("points")!.Value.Split(' ', StringSplitOptions.RemoveEmptyEntries).Length;
+    }
+
     private static SweepCase Case(ManualTimeProvider clock, string series, double x, double seconds) =>
         new(series, x, _ => clock.WaitAsync(TimeSpan.FromSeconds(seconds)));
 
@@ -37,7 +48,7 @@ public sealed class ThinExperimentTests : IDisposable
         SweepResult result = await running.WaitAsync(TestTimeouts.Wait);
 
         Assert.Equal(2, result.Points.Count);
-        Assert.True(File.Exists(context.Output.PathOf("time-vs-granularity.svg")));
+        Assert.Equal(2, SeriesPoints(context.Output.PathOf("time-vs-granularity.svg"), "qs")); // the chart plots both points
         await Assert.ThrowsAsync<ArgumentException>(() =>
             new GranularityExperiment(new SweepRunner()).RunAsync([Case(clock, "qs", 2, 1)], context));
     }
@@ -54,7 +65,7 @@ public sealed class ThinExperimentTests : IDisposable
 
         Assert.Equal(2.0, tables.Single().SpeedupAt(2), 12);
         Assert.Equal(2.5, tables.Single().SpeedupAt(4), 12);
-        Assert.True(File.Exists(context.Output.PathOf("speedup-vs-cores.svg")));
+        Assert.Equal(3, SeriesPoints(context.Output.PathOf("speedup-vs-cores.svg"), "qs")); // one point per core count
         using JsonDocument json = JsonDocument.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")));
         Assert.Equal(1.25, json.RootElement.GetProperty("data")[0].GetProperty("speedups").GetProperty("1").GetDouble(), 12);
         Assert.Equal(2.5, SpeedupTableFile.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")))[0].SpeedupAt(4), 12);

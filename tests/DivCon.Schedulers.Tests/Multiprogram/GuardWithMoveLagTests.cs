@@ -129,7 +129,7 @@ public class GuardWithMoveLagTests
         for (int i = 0; i < 5; i++)
         {
             var snapshot = new AllocationSnapshot(2, Programs(1, 1, i == 4 ? 1 : 0, i == 4 ? 1 : 0, i == 4 ? 0 : 1, i == 4 ? 0 : 1));
-            guard.Apply(new AllocationDecision(StarvationGuard.ExplicitPolicyName, snapshot, i == 4 ? [1, 1, 0] : [1, 0, 1], usedFastPath: false, "set"));
+            guard.Apply(new AllocationDecision("set by hand", snapshot, i == 4 ? [1, 1, 0] : [1, 0, 1], usedFastPath: false, "set") { IsExplicit = true });
         }
 
         Assert.True(guard.Service(new ProgramId(0)) > guard.Service(new ProgramId(1)));

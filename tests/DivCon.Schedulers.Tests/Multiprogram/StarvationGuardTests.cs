@@ -124,7 +124,7 @@ public class StarvationGuardTests
         Assert.Contains("starvation guard", guarded.Explanation, StringComparison.Ordinal);
         Assert.StartsWith("largest remainder", guarded.Explanation, StringComparison.Ordinal);
 
-        var explicitDecision = new AllocationDecision(StarvationGuard.ExplicitPolicyName, snapshot, [1, 1, 0], usedFastPath: false, "set");
+        var explicitDecision = new AllocationDecision("set by hand", snapshot, [1, 1, 0], usedFastPath: false, "set") { IsExplicit = true };
         Assert.Same(explicitDecision, new StarvationGuard().Apply(explicitDecision));
         Assert.Throws<ArgumentNullException>("decision", () => guard.Apply(null!));
         Assert.Throws<ArgumentNullException>("snapshot", () => StarvationGuard.MayAct(null!));

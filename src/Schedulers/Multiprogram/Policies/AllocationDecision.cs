@@ -57,8 +57,15 @@ public sealed class AllocationDecision
         Explanation = explanation;
     }
 
-    /// <summary>The policy that made the decision.</summary>
+    /// <summary>The policy that made the decision (a name for reports; nothing depends on it).</summary>
     public string Policy { get; }
+
+    /// <summary>
+    /// Whether the allocation was set by hand rather than computed by a policy (the multiprogram scheduler's
+    /// <c>SetAllocation</c>). The <see cref="StarvationGuard"/> leaves such a decision exactly as it is. Policies leave
+    /// it <see langword="false"/> (the default).
+    /// </summary>
+    public bool IsExplicit { get; init; }
 
     /// <summary>The snapshot the decision was made from.</summary>
     public AllocationSnapshot Snapshot { get; }

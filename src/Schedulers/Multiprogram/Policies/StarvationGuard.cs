@@ -30,7 +30,8 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// decisions.
 /// </para>
 /// <para>
-/// Decisions by <see cref="ExplicitPolicyName"/> (allocations set by hand) are never changed.
+/// Explicit decisions (<see cref="AllocationDecision.IsExplicit"/>: allocations set by hand) are never changed,
+/// whatever their policy's name.
 /// </para>
 /// <para>
 /// State: for each program, its decayed service and the numbers of the last decision in which it held a core and the last in which it held none (no clock). Not
@@ -39,9 +40,6 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// </remarks>
 public sealed class StarvationGuard
 {
-    /// <summary>The policy name of explicit allocations, which the guard leaves alone.</summary>
-    public const string ExplicitPolicyName = "override";
-
     /// <summary>The factor by which a program's served-worker sum decays at each decision (0.95: half-life of about 14 decisions).</summary>
     public const double ServiceDecay = 0.95;
 
@@ -82,7 +80,7 @@ public sealed class StarvationGuard
         _round++;
         IReadOnlyList<ProgramState> programs = decision.Snapshot.Programs;
         RecordService(programs);
-        AllocationDecision result = decision.Policy == ExplicitPolicyName ? decision : Correct(decision);
+        AllocationDecision result = decision.IsExplicit ? decision : Correct(decision);
         RecordHolders(programs, result.Cores);
         return result;
     }

@@ -104,13 +104,10 @@ public sealed class MechanismEndToEndTests
         Assert.Equal(2, scheduler.History.Count);
     }
 
-    [Fact]
+    [SkippableFact]
     public void Pinned_workers_keep_their_cpu_whichever_program_they_serve()
     {
-        if (!ThreadAffinity.IsSupported)
-        {
-            return;
-        }
+        Skip.IfNot(ThreadAffinity.IsSupported, "Pinning is not supported on this operating system.");
 
         CpuTopology topology = CpuTopologyDetector.Detect();
         using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
