@@ -276,7 +276,7 @@ public sealed class CyclicExperiment
     }
 
     /// <summary>Every round's isolated runs of each program, in round order (programs in the first round's order).</summary>
-    private static ProgramTimings[] PoolIsolated(IReadOnlyList<IReadOnlyList<ProgramTimings>> rounds) =>
+    private static ProgramTimings[] PoolIsolated(List<IReadOnlyList<ProgramTimings>> rounds) =>
         [.. rounds[0].Select(t => new ProgramTimings(t.Program, [.. rounds.SelectMany(r => r.Single(x => x.Program == t.Program).Seconds)]))];
 
     private static async Task<IReadOnlyList<ProgramTimings>> MeasureIsolatedAsync(
