@@ -25,4 +25,16 @@ public interface IDivideAndConquerObserver
     /// from the call until its <see cref="ValueTask{TResult}"/> completed.
     /// </param>
     void OnPhase(DivideAndConquerPhase phase, int depth, long elapsedTicks);
+
+    /// <summary>
+    /// Reports, once per run just before its task completes, how many nodes (problems: internal nodes and leaves)
+    /// ran as a task of their own and how many ran inline inside another node's task (serial elision, see
+    /// <see cref="Granularity"/>). In a run that completed, the two add up to the nodes of the tree; in a run that
+    /// stopped early they count the nodes that started. Default: ignores them.
+    /// </summary>
+    /// <param name="taskNodes">Nodes that ran as their own task.</param>
+    /// <param name="inlineNodes">Nodes that ran inline.</param>
+    void OnNodesRun(long taskNodes, long inlineNodes)
+    {
+    }
 }
