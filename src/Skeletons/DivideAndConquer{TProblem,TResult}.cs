@@ -17,7 +17,7 @@ namespace DivCon.Skeletons;
 /// <item><description>pass four lambdas to <c>DivideAndConquer.Create</c>: declarative programs.</description></item>
 /// </list>
 /// <para><b>The algorithm</b> (the default <see cref="ExecutionEngine.Continuation"/> engine). Each node is a task on
-/// the chosen scheduler. A node asks should-split (with its depth; the root is depth 0); if no, it executes and hands
+/// the chosen scheduler, unless its granularity runs it inline (see below). A node asks should-split (with its depth; the root is depth 0); if no, it executes and hands
 /// its result to its parent; if yes, it splits, starts one task per subproblem and returns at once. The child that
 /// completes last (an atomic countdown) starts the merge as a new task, whose result goes up the same way. The root's
 /// merge completes the task returned by <see cref="RunAsync(TProblem, CancellationToken)"/>. No thread ever waits,

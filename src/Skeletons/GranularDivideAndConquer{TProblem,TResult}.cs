@@ -25,7 +25,8 @@ namespace DivCon.Skeletons;
 /// <see cref="Granularity.DefaultLeavesPerWorker"/> leaves per worker, and also splits a problem of size 2 or more
 /// whose execute the run predicts to take longer than <see cref="Granularity.MaximumTaskDuration"/>: the prediction
 /// is the size times the smallest execute cost per unit of size measured so far in the run (so a preempted leaf
-/// cannot inflate it). Before the first leaf finishes there is no prediction, and only the leaf-count rule applies.
+/// cannot inflate it). Until four leaves have finished (the first include JIT compilation) there is no prediction, and
+/// only the leaf-count rule applies.
 /// Subtrees predicted cheaper than <see cref="Granularity.MinimumTaskCost"/> run inline, as for any program.</para>
 /// <para><b>Concurrent runs.</b> The resolved rule belongs to the run (the engines hand it to
 /// <see cref="ShouldSplit"/> through the thread that processes a node), so one instance may run several problems at

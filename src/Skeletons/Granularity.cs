@@ -15,7 +15,7 @@ namespace DivCon.Skeletons;
 /// a depth has been measured its nodes are tasks.</description></item>
 /// <item><description><b>Upper bound on task duration.</b> A granular program's base should-split also says yes to a
 /// problem whose execute is predicted to take longer than <see cref="MaximumTaskDuration"/> (from the smallest cost
-/// per unit of size measured so far), as long as the size is at least 2. The leaf-count rule
+/// per unit of size measured so far, once four leaves have been measured), as long as the size is at least 2. The leaf-count rule
 /// (<see cref="DefaultLeavesPerWorker"/> leaves per worker) still applies as well, so a program is never cut coarser
 /// than before.</description></item>
 /// </list>
@@ -155,7 +155,7 @@ public sealed record Granularity
     /// <inheritdoc/>
     public override string ToString() => Kind switch
     {
-        GranularityKind.Automatic => $"Automatic(inline < {MinimumTaskCost.TotalMicroseconds:0.#} us, leaves <= {MaximumTaskDuration.TotalMicroseconds:0.#} us)",
+        GranularityKind.Automatic => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"Automatic(inline < {MinimumTaskCost.TotalMicroseconds:0.#} us, leaves <= {MaximumTaskDuration.TotalMicroseconds:0.#} us)"),
         GranularityKind.LeafCount => $"ByLeafCount({LeavesPerWorker} leaves/worker)",
         GranularityKind.Fixed => $"Fixed({Size})",
         GranularityKind.Depth => $"Depth({TargetDepth})",

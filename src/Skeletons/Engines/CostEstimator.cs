@@ -23,16 +23,39 @@ internal sealed class CostEstimator
     private readonly long[] _ticks = new long[Depths];
     private readonly long[] _units = new long[Depths];
 
+    /// <summary>Leaves measured before <see cref="PredictLeaf"/> predicts: the first ones include JIT compilation.</summary>
+    public const int LeavesBeforePrediction = 4;
+
     // The smallest execute ticks per unit of size seen, as double bits; +infinity until the first leaf.
     private long _minimumLeafCostBits = BitConverter.DoubleToInt64Bits(double.PositiveInfinity);
 
-    /// <summary>Records that a subtree at <paramref name="depth"/> of <paramref name="units"/> units cost <paramref name="ticks"/>.</summary>
+    // Leaves measured so far (saturates at LeavesBeforePrediction; only the threshold matters).
+    private int _leaves;
+
+    /// <summary>A sample counts for at most this many times the cell's current cost per unit.</summary>
+    public const int OutlierFactor = 4;
+
+    /// <summary>
+    /// Records that a subtree at <paramref name="depth"/> of <paramref name="units"/> units cost <paramref name="ticks"/>.
+    /// A sample above <see cref="OutlierFactor"/> times what the cell predicts counts as that much: wall-clock samples
+    /// include preemption (a time slice is milliseconds, far longer than the subtrees measured), and a mean would
+    /// otherwise follow the rare preempted sample and turn cheap subtrees back into tasks.
+    /// </summary>
     public void AddSubtree(int depth, long units, long ticks)
     {
         int cell = Math.Min(depth, Depths - 1);
+        units = Math.Max(units, 1);
+        ticks = Math.Max(ticks, 1);
+        long seenUnits = Volatile.Read(ref _units[cell]);
+        if (seenUnits > 0)
+        {
+            double cap = (double)Volatile.Read(ref _ticks[cell]) / seenUnits * units * OutlierFactor;
+            ticks = (long)Math.Min(ticks, Math.Max(cap, 1));
+        }
+
         // Interlocked: many workers report samples of the same depth at the same time.
-        Interlocked.Add(ref _ticks[cell], Math.Max(ticks, 1));
-        Interlocked.Add(ref _units[cell], Math.Max(units, 1));
+        Interlocked.Add(ref _ticks[cell], ticks);
+        Interlocked.Add(ref _units[cell], units);
     }
 
     /// <summary>Records that a leaf of <paramref name="size"/> units took <paramref name="ticks"/> to execute.</summary>
@@ -41,6 +64,12 @@ internal sealed class CostEstimator
         if (size <= 0)
         {
             return;
+        }
+
+        if (Volatile.Read(ref _leaves) < LeavesBeforePrediction)
+        {
+            // Interlocked: leaves finish on many workers at once.
+            Interlocked.Increment(ref _leaves);
         }
 
         double perUnit = (double)Math.Max(ticks, 1) / size;
@@ -60,10 +89,15 @@ internal sealed class CostEstimator
 
     /// <summary>
     /// The predicted execute ticks of a leaf of <paramref name="size"/> units (from the cheapest unit seen), or
-    /// <see cref="Unknown"/> before the first leaf.
+    /// <see cref="Unknown"/> until <see cref="LeavesBeforePrediction"/> leaves have been measured.
     /// </summary>
     public long PredictLeaf(long size)
     {
+        if (Volatile.Read(ref _leaves) < LeavesBeforePrediction)
+        {
+            return Unknown;
+        }
+
         double perUnit = BitConverter.Int64BitsToDouble(Volatile.Read(ref _minimumLeafCostBits));
         return double.IsPositiveInfinity(perUnit) ? Unknown : Saturate(perUnit * size);
     }
