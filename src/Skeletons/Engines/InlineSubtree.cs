@@ -26,6 +26,21 @@ internal static class InlineSubtree<TProblem, TResult>
     /// </summary>
     public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, int depth, long size, ref long nodes, out TResult result)
     {
+        // A lambda program's functions are called directly, without the virtual call of the subclass model in front
+        // of each: the generic recursion is compiled once per struct, so neither form pays for the other.
+        if (run.Program is DelegateDivideAndConquer<TProblem, TResult> lambdas)
+        {
+            var functions = lambdas.Functions;
+            return TrySolveSplitting(run, in functions, problem, depth, size, ref nodes, out result);
+        }
+
+        var overrides = new ProgramFunctions<TProblem, TResult>(run.Program);
+        return TrySolveSplitting(run, in overrides, problem, depth, size, ref nodes, out result);
+    }
+
+    private static bool TrySolveSplitting<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, long size, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    {
         result = default!;
         if ((depth & StackCheckMask) == 0)
         {
@@ -33,20 +48,39 @@ internal static class InlineSubtree<TProblem, TResult>
             RuntimeHelpers.EnsureSufficientExecutionStack();
         }
 
-        run.CheckRecursionLimit(depth);
-        var program = run.Program;
-        long start = run.StartPhase();
-        var subproblems = program.InvokeSplit(problem, depth);
-        if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start))
+        if (depth >= run.RecursionLimit)
         {
-            return false;
+            run.CheckRecursionLimit(depth);
         }
 
-        int count = run.CheckChildren(subproblems, depth, size);
+        // Without an observer the phases are called bare: this is the path serial elision is for.
+        bool observed = run.Observer is not null;
+        IReadOnlyList<TProblem> subproblems;
+        if (observed)
+        {
+            long start = run.StartPhase();
+            subproblems = functions.Split(problem, depth);
+            if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            subproblems = functions.Split(problem, depth);
+        }
+
+        int count = subproblems?.Count ?? 0;
+        if (count == 0 || size >= 0)
+        {
+            // The checks that can fail: no children, or (sizes known) a child that did not shrink.
+            count = run.CheckChildren(subproblems, depth, size);
+        }
+
         var subresults = new TResult[count];
         for (int i = 0; i < count; i++)
         {
-            if (!TrySolve(run, subproblems[i], depth + 1, ref nodes, out subresults[i]))
+            if (!TrySolve(run, in functions, subproblems![i], depth + 1, ref nodes, out subresults[i]))
             {
                 return false;
             }
@@ -57,13 +91,20 @@ internal static class InlineSubtree<TProblem, TResult>
             return false;
         }
 
-        start = run.StartPhase();
-        result = program.InvokeMerge(problem, subresults, depth);
-        return run.EndPhase(DivideAndConquerPhase.Merge, depth, start);
+        if (!observed)
+        {
+            result = functions.Merge(problem, subresults, depth);
+            return true;
+        }
+
+        long mergeStart = run.StartPhase();
+        result = functions.Merge(problem, subresults, depth);
+        return run.EndPhase(DivideAndConquerPhase.Merge, depth, mergeStart);
     }
 
     /// <summary>Runs one node of an inline subtree (and its own subtree).</summary>
-    private static bool TrySolve(RunContext<TProblem, TResult> run, TProblem problem, int depth, ref long nodes, out TResult result)
+    private static bool TrySolve<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
         nodes++;
         if (run.ShouldStop())
@@ -72,14 +113,19 @@ internal static class InlineSubtree<TProblem, TResult>
             return false;
         }
 
-        var program = run.Program;
-        if (depth < run.MaxDepth && program.InvokeShouldSplit(problem, depth))
+        if (depth < run.MaxDepth && functions.ShouldSplit(problem, depth))
         {
-            return TrySolveSplitting(run, problem, depth, run.ReportsSizes ? program.SizeOf(problem) : -1, ref nodes, out result);
+            return TrySolveSplitting(run, in functions, problem, depth, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, ref nodes, out result);
+        }
+
+        if (run.Observer is null)
+        {
+            result = functions.Execute(problem, depth);
+            return true;
         }
 
         long start = run.StartPhase();
-        result = program.InvokeExecute(problem, depth);
+        result = functions.Execute(problem, depth);
         return run.EndPhase(DivideAndConquerPhase.Execute, depth, start);
     }
 }
