@@ -95,6 +95,26 @@ public sealed class TimeGranularityTests
         Assert.True(phases.InlineNodes > 0, $"task nodes {phases.TaskNodes}, inline nodes {phases.InlineNodes}");
     }
 
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task A_granular_program_keeps_splitting_leaves_predicted_longer_than_the_upper_bound(ExecutionEngine engine)
+    {
+        // Every leaf sleeps at least 1 ms whatever its size, so after four leaves the cheapest cost per element is at
+        // least 1 ms / 125 and every problem of 2 or more elements is predicted above the 1 us bound: the leaf-count
+        // floor (8 leaves of 125 on 2 workers) is split further, down to single elements.
+        using var two = new CountingTaskScheduler(2, allowInlining: true);
+        var program = new SleepingSum { Granularity = Granularity.Automatic(TimeSpan.Zero, TimeSpan.FromMicroseconds(1)) };
+        var range = new IndexRange(0, 1000);
+
+        long sum = await program.RunAsync(range, DivideAndConquerOptions.Default with { Engine = engine, Scheduler = two }).Bounded();
+
+        Assert.Equal(Workloads.SequentialSum(range), sum);
+        Assert.Equal(125, program.EffectiveGranularity);
+        Assert.Contains(1, program.LeafSizes);
+        Assert.All(program.LeafSizes, size => Assert.True(size <= 125, $"leaf of {size}"));
+    }
+
     [Fact]
     public async Task An_aggregator_sums_node_counts_over_runs_and_reset_clears_them()
     {
@@ -317,6 +337,27 @@ public sealed class TimeGranularityTests
         protected override IReadOnlyList<int> Split(int problem, int depth) => [problem];
 
         protected override int Execute(int problem, int depth) => problem;
+    }
+
+    /// <summary>A granular sum whose leaves sleep at least 1 ms, recording their sizes.</summary>
+    private sealed class SleepingSum : GranularDivideAndConquer<IndexRange, long>
+    {
+        private readonly System.Collections.Concurrent.ConcurrentBag<int> _leafSizes = [];
+
+        public int[] LeafSizes => [.. _leafSizes];
+
+        protected override long GetSize(IndexRange problem) => problem.Length;
+
+        protected override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
+
+        protected override long Execute(IndexRange problem, int depth)
+        {
+            Thread.Sleep(1);
+            _leafSizes.Add(problem.Length);
+            return Workloads.SequentialSum(problem);
+        }
+
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
     }
 
     /// <summary>A granular program whose split stops shrinking the right half at 8 elements.</summary>
