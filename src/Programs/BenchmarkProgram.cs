@@ -50,7 +50,7 @@ public abstract class BenchmarkProgram
     /// <summary>How many subproblems a split makes (at most, for programs whose splits vary).</summary>
     public abstract int BranchingFactor { get; }
 
-    /// <summary>Where splitting stops; default <see cref="Granularity.Automatic"/> (4 leaves per worker). Takes effect at the next run.</summary>
+    /// <summary>Where splitting stops; default <see cref="Granularity.Automatic()"/> (4 leaves per worker). Takes effect at the next run.</summary>
     public abstract Granularity Granularity { get; set; }
 
     /// <summary>The size threshold the last parallel run resolved its granularity to (0 before the first run or for a depth granularity).</summary>

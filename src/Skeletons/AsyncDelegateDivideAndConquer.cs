@@ -14,21 +14,21 @@ internal sealed class AsyncDelegateDivideAndConquer<TProblem, TResult>(
     DivideAndConquerOptions? options)
     : DivideAndConquer<TProblem, TResult>(options)
 {
-    protected internal override bool ShouldSplit(TProblem problem, int depth) => shouldSplit(problem, depth);
+    protected override bool ShouldSplit(TProblem problem, int depth) => shouldSplit(problem, depth);
 
     /// <summary>Not used: the engines call <see cref="SplitAsync"/>, and blocking on it here would hide a wait.</summary>
-    protected internal override IReadOnlyList<TProblem> Split(TProblem problem, int depth) =>
+    protected override IReadOnlyList<TProblem> Split(TProblem problem, int depth) =>
         throw new NotSupportedException("This program was created with an asynchronous split; call SplitAsync.");
 
-    protected internal override TResult Execute(TProblem problem, int depth) => execute(problem, depth);
+    protected override TResult Execute(TProblem problem, int depth) => execute(problem, depth);
 
     /// <summary>Not used: the engines call <see cref="MergeAsync"/>, and blocking on it here would hide a wait.</summary>
-    protected internal override TResult Merge(IReadOnlyList<TResult> subresults, int depth) =>
+    protected override TResult Merge(IReadOnlyList<TResult> subresults, int depth) =>
         throw new NotSupportedException("This program was created with an asynchronous merge; call MergeAsync.");
 
-    protected internal override ValueTask<IReadOnlyList<TProblem>> SplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
+    protected override ValueTask<IReadOnlyList<TProblem>> SplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
         splitAsync(problem, depth, cancellationToken);
 
-    protected internal override ValueTask<TResult> MergeAsync(IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
+    protected override ValueTask<TResult> MergeAsync(TProblem problem, IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
         mergeAsync(subresults, depth, cancellationToken);
 }

@@ -32,6 +32,7 @@ public static class DivideAndConquer
     /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
     /// <param name="merge">(subresults in subproblem order, depth) =&gt; the result of the split node.</param>
     /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
     public static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
@@ -39,13 +40,55 @@ public static class DivideAndConquer
         Func<TProblem, int, IReadOnlyList<TProblem>> split,
         Func<TProblem, int, TResult> execute,
         Func<IReadOnlyList<TResult>, int, TResult> merge,
-        DivideAndConquerOptions? options = null)
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(merge);
+        return Create(shouldSplit, split, execute, merge, mergeWithProblem: null, options, granularity);
+    }
+
+    /// <summary>
+    /// Creates a program from four synchronous functions whose merge also receives the problem that was split (its
+    /// split points, its output buffer), so results need not carry them.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; at least one subproblem.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="merge">(the problem that was split, subresults in subproblem order, depth) =&gt; the result of the split node.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    public static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, IReadOnlyList<TProblem>> split,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, IReadOnlyList<TResult>, int, TResult> merge,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(merge);
+        return Create(shouldSplit, split, execute, merge: null, merge, options, granularity);
+    }
+
+    private static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, IReadOnlyList<TProblem>> split,
+        Func<TProblem, int, TResult> execute,
+        Func<IReadOnlyList<TResult>, int, TResult>? merge,
+        Func<TProblem, IReadOnlyList<TResult>, int, TResult>? mergeWithProblem,
+        DivideAndConquerOptions? options,
+        Granularity? granularity)
     {
         ArgumentNullException.ThrowIfNull(shouldSplit);
         ArgumentNullException.ThrowIfNull(split);
         ArgumentNullException.ThrowIfNull(execute);
-        ArgumentNullException.ThrowIfNull(merge);
-        return new DelegateDivideAndConquer<TProblem, TResult>(shouldSplit, split, execute, merge, options);
+        return new DelegateDivideAndConquer<TProblem, TResult>(shouldSplit, split, execute, merge, mergeWithProblem, options)
+        {
+            Granularity = granularity ?? Granularity.Automatic(),
+        };
     }
 
     /// <summary>

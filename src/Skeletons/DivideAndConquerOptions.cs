@@ -14,8 +14,12 @@ public sealed record DivideAndConquerOptions
     private readonly TaskScheduler _scheduler = TaskScheduler.Default;
     private readonly ExecutionEngine _engine = ExecutionEngine.Continuation;
     private readonly int? _maxDepth;
+    private readonly int _recursionLimit = DefaultRecursionLimit;
 
-    /// <summary>The defaults: <see cref="TaskScheduler.Default"/>, the continuation engine, no observer, no depth limit.</summary>
+    /// <summary>The default <see cref="RecursionLimit"/>: 10,000 levels, far beyond any balanced tree.</summary>
+    public const int DefaultRecursionLimit = 10_000;
+
+    /// <summary>The defaults: <see cref="TaskScheduler.Default"/>, the continuation engine, no observer, no depth limit, a recursion limit of <see cref="DefaultRecursionLimit"/>.</summary>
     public static DivideAndConquerOptions Default { get; } = new();
 
     /// <summary>
@@ -55,6 +59,20 @@ public sealed record DivideAndConquerOptions
         get => _maxDepth;
         init => _maxDepth = value is < 0
             ? throw new ArgumentOutOfRangeException(nameof(value), value, "MaxDepth must be >= 0 (or null for no limit).")
+            : value;
+    }
+
+    /// <summary>
+    /// A safety net against runaway recursion: a node at depth <c>&gt;= RecursionLimit</c> whose should-split still
+    /// says yes ends the run with an <see cref="InvalidOperationException"/> (unlike <see cref="MaxDepth"/>, which
+    /// quietly executes such nodes). Default: <see cref="DefaultRecursionLimit"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int RecursionLimit
+    {
+        get => _recursionLimit;
+        init => _recursionLimit = value < 1
+            ? throw new ArgumentOutOfRangeException(nameof(value), value, "RecursionLimit must be at least 1.")
             : value;
     }
 }

@@ -13,11 +13,11 @@ namespace DivCon.Skeletons;
 /// that becomes parallel work. There are two ways to write one, both producing this type:</para>
 /// <list type="bullet">
 /// <item><description>subclass it and override <see cref="ShouldSplit"/>, <see cref="Split"/>, <see cref="Execute"/>
-/// and <see cref="Merge"/>: stateful programs (an array sorted in place, matrices held by the instance);</description></item>
-/// <item><description>pass four lambdas to <see cref="DivideAndConquer.Create{TProblem, TResult}"/>: declarative programs.</description></item>
+/// and <see cref="Merge(TProblem, IReadOnlyList{TResult}, int)"/>: stateful programs (an array sorted in place, matrices held by the instance);</description></item>
+/// <item><description>pass four lambdas to <c>DivideAndConquer.Create</c>: declarative programs.</description></item>
 /// </list>
 /// <para><b>The algorithm</b> (the default <see cref="ExecutionEngine.Continuation"/> engine). Each node is a task on
-/// the chosen scheduler. A node asks should-split (with its depth; the root is depth 0); if no, it executes and hands
+/// the chosen scheduler, unless its granularity runs it inline (see below). A node asks should-split (with its depth; the root is depth 0); if no, it executes and hands
 /// its result to its parent; if yes, it splits, starts one task per subproblem and returns at once. The child that
 /// completes last (an atomic countdown) starts the merge as a new task, whose result goes up the same way. The root's
 /// merge completes the task returned by <see cref="RunAsync(TProblem, CancellationToken)"/>. No thread ever waits,
@@ -55,6 +55,16 @@ namespace DivCon.Skeletons;
 /// its scheduler refuses work, the run ends cancelled at once and that split or merge is abandoned (it may be unable
 /// ever to finish, its own continuations being refused by the same scheduler); on a scheduler that still accepts
 /// work the run waits for it as usual.</para>
+/// <para><b>Granularity.</b> <see cref="Granularity"/> (default <see cref="Granularity.Automatic()"/>) decides
+/// which nodes become tasks: under the default, a node whose subtree the run predicts (from its own measurements) to
+/// cost less than <see cref="Granularity.MinimumTaskCost"/> runs that subtree depth-first on its own thread with the
+/// same four functions and no tasks, so a fine-grained should-split costs little more than a plain recursion.
+/// Programs whose split or merge is asynchronous (<see cref="SplitAsync"/> or <see cref="MergeAsync"/> overridden)
+/// never run inline.</para>
+/// <para><b>Limits.</b> A node deeper than <see cref="DivideAndConquerOptions.RecursionLimit"/> that should split
+/// ends the run with an <see cref="InvalidOperationException"/>; so does a granular program whose split returns a
+/// child as large as its parent. An inline subtree too deep for its thread's stack ends the run with an
+/// <see cref="InsufficientExecutionStackException"/> instead of crashing the process.</para>
 /// <para><b>Warnings.</b> The functions are called concurrently from many threads for different nodes, so shared
 /// state needs care. The <see cref="ExecutionEngine.ForkJoin"/> engine blocks a thread in every internal node
 /// until its children finish. On a scheduler with a fixed number of workers it starves when every worker is blocked
@@ -68,7 +78,11 @@ namespace DivCon.Skeletons;
 /// </remarks>
 public abstract class DivideAndConquer<TProblem, TResult>
 {
+    // Per program type: whether split and merge are synchronous (inline subtrees allowed) and whether a merge exists.
+    private static readonly System.Collections.Concurrent.ConcurrentDictionary<Type, (bool Synchronous, bool HasMerge)> s_capabilities = new();
+
     private DivideAndConquerOptions _options;
+    private Granularity _granularity = Granularity.Automatic();
 
     /// <summary>Creates a program that runs with <paramref name="options"/> unless a run is given its own.</summary>
     /// <param name="options">Default options for <see cref="RunAsync(TProblem, CancellationToken)"/>; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
@@ -83,6 +97,17 @@ public abstract class DivideAndConquer<TProblem, TResult>
     {
         get => _options;
         set => _options = value ?? throw new ArgumentNullException(nameof(value), "Options cannot be null; use DivideAndConquerOptions.Default.");
+    }
+
+    /// <summary>
+    /// How runs cut the work into tasks (and, for a granular program, where splitting stops). Default:
+    /// <see cref="Granularity.Automatic()"/>. Takes effect at the next run; runs already going keep theirs.
+    /// </summary>
+    /// <exception cref="ArgumentNullException">Set to <see langword="null"/>.</exception>
+    public Granularity Granularity
+    {
+        get => Volatile.Read(ref _granularity);
+        set => Volatile.Write(ref _granularity, value ?? throw new ArgumentNullException(nameof(value), "Granularity cannot be null; use Granularity.Automatic()."));
     }
 
     /// <summary>Runs the program on <paramref name="problem"/> with <see cref="Options"/>.</summary>
@@ -102,10 +127,11 @@ public abstract class DivideAndConquer<TProblem, TResult>
     /// <returns>
     /// A task that completes with the root's result, faults with the first exception of the program, or is
     /// cancelled; in every case only after every task of the run has finished. Already cancelled token: a
-    /// cancelled task, and none of the program's functions is called.
+    /// cancelled task, and none of the program's functions is called. Runs of one instance may overlap: each run
+    /// keeps its resolved granularity and what it learns to itself.
     /// </returns>
     /// <exception cref="ArgumentNullException"><paramref name="options"/> is <see langword="null"/>.</exception>
-    /// <exception cref="InvalidOperationException">The program refuses a second concurrent run (see <see cref="GranularDivideAndConquer{TProblem, TResult}"/>).</exception>
+    /// <exception cref="InvalidOperationException">The program overrides neither merge nor <see cref="MergeAsync"/>, or its granularity cannot be resolved.</exception>
     public Task<TResult> RunAsync(TProblem problem, DivideAndConquerOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(options);
@@ -114,63 +140,99 @@ public abstract class DivideAndConquer<TProblem, TResult>
             return Task.FromCanceled<TResult>(cancellationToken);
         }
 
+        var capabilities = Capabilities();
+        if (!capabilities.HasMerge)
+        {
+            throw new InvalidOperationException($"{GetType().Name} overrides neither Merge(problem, subresults, depth), Merge(subresults, depth) nor MergeAsync.");
+        }
+
         OnRunStarting(problem, options);
+        RunGranularity granularity;
+        try
+        {
+            granularity = CreateRunGranularity(problem, options, capabilities.Synchronous);
+        }
+        catch
+        {
+            OnRunCompleted();
+            throw;
+        }
+
         return options.Engine == ExecutionEngine.ForkJoin
-            ? ForkJoinEngine<TProblem, TResult>.Run(this, problem, options, cancellationToken)
-            : ContinuationEngine<TProblem, TResult>.Run(this, problem, options, cancellationToken);
+            ? ForkJoinEngine<TProblem, TResult>.Run(this, problem, options, granularity, cancellationToken)
+            : ContinuationEngine<TProblem, TResult>.Run(this, problem, options, granularity, cancellationToken);
     }
 
     /// <summary>Decides whether <paramref name="problem"/> is divided (<see langword="true"/>) or executed directly.</summary>
     /// <param name="problem">The (sub)problem.</param>
     /// <param name="depth">Its depth; the root is at depth 0.</param>
     /// <returns><see langword="true"/> to split.</returns>
-    protected internal abstract bool ShouldSplit(TProblem problem, int depth);
+    protected abstract bool ShouldSplit(TProblem problem, int depth);
 
-    /// <summary>Divides <paramref name="problem"/> into subproblems, each solved by its own task.</summary>
+    /// <summary>Divides <paramref name="problem"/> into subproblems, each solved as a task or inline.</summary>
     /// <param name="problem">The problem to divide.</param>
     /// <param name="depth">Its depth; the subproblems will be at <paramref name="depth"/> + 1.</param>
     /// <returns>At least one subproblem; <see langword="null"/> or an empty list fails the run.</returns>
-    protected internal abstract IReadOnlyList<TProblem> Split(TProblem problem, int depth);
+    protected abstract IReadOnlyList<TProblem> Split(TProblem problem, int depth);
 
     /// <summary>Solves <paramref name="problem"/> directly: the base case, usually a fast sequential algorithm.</summary>
     /// <param name="problem">The problem to solve.</param>
     /// <param name="depth">Its depth.</param>
     /// <returns>Its result.</returns>
-    protected internal abstract TResult Execute(TProblem problem, int depth);
+    protected abstract TResult Execute(TProblem problem, int depth);
 
-    /// <summary>Combines the results of the subproblems of one split, in the order <see cref="Split"/> returned them.</summary>
+    /// <summary>
+    /// Combines the results of the subproblems of one split, in the order <see cref="Split"/> returned them, knowing
+    /// the problem that was split (its split points, its output buffer...). Default: calls
+    /// <see cref="Merge(IReadOnlyList{TResult}, int)"/>. Override one of the two.
+    /// </summary>
+    /// <param name="problem">The problem that was split.</param>
     /// <param name="subresults">One result per subproblem, in subproblem order.</param>
     /// <param name="depth">The depth of the node that was split.</param>
     /// <returns>The result of the split node.</returns>
-    protected internal abstract TResult Merge(IReadOnlyList<TResult> subresults, int depth);
+    protected virtual TResult Merge(TProblem problem, IReadOnlyList<TResult> subresults, int depth) => Merge(subresults, depth);
 
     /// <summary>
-    /// The asynchronous form of <see cref="Split"/>, which is what the engines call; the default calls
-    /// <see cref="Split"/> and completes at once. Override it to split in parallel.
+    /// Combines the results of the subproblems of one split, in the order <see cref="Split"/> returned them. The form
+    /// without the parent problem; override this or <see cref="Merge(TProblem, IReadOnlyList{TResult}, int)"/>.
+    /// </summary>
+    /// <param name="subresults">One result per subproblem, in subproblem order.</param>
+    /// <param name="depth">The depth of the node that was split.</param>
+    /// <returns>The result of the split node.</returns>
+    /// <exception cref="NotSupportedException">Not overridden (the program overrides the other form).</exception>
+    protected virtual TResult Merge(IReadOnlyList<TResult> subresults, int depth) =>
+        throw new NotSupportedException($"{GetType().Name} does not override Merge(subresults, depth); the skeleton calls Merge(problem, subresults, depth).");
+
+    /// <summary>
+    /// The asynchronous form of <see cref="Split"/>, which is what task nodes call; the default calls
+    /// <see cref="Split"/> and completes at once. Override it to split in parallel (the program then never runs inline).
     /// </summary>
     /// <param name="problem">The problem to divide.</param>
     /// <param name="depth">Its depth.</param>
     /// <param name="cancellationToken">The run's token.</param>
     /// <returns>The subproblems, now or later.</returns>
-    protected internal virtual ValueTask<IReadOnlyList<TProblem>> SplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
+    protected virtual ValueTask<IReadOnlyList<TProblem>> SplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
         new(Split(problem, depth));
 
     /// <summary>
-    /// The asynchronous form of <see cref="Merge"/>, which is what the engines call; the default calls
-    /// <see cref="Merge"/> and completes at once. Override it to merge in parallel, for example by running another
-    /// skeleton on <see cref="TaskScheduler.Current"/> (the run's scheduler) and returning its task.
+    /// The asynchronous form of <see cref="Merge(TProblem, IReadOnlyList{TResult}, int)"/>, which is what task nodes
+    /// call; the default calls it and completes at once. Override it to merge in parallel, for example by running
+    /// another skeleton on <see cref="TaskScheduler.Current"/> (the run's scheduler) and returning its task (the
+    /// program then never runs inline).
     /// </summary>
+    /// <param name="problem">The problem that was split.</param>
     /// <param name="subresults">One result per subproblem, in subproblem order.</param>
     /// <param name="depth">The depth of the node that was split.</param>
     /// <param name="cancellationToken">The run's token.</param>
     /// <returns>The merged result, now or later.</returns>
-    protected internal virtual ValueTask<TResult> MergeAsync(IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
-        new(Merge(subresults, depth));
+    protected virtual ValueTask<TResult> MergeAsync(TProblem problem, IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
+        new(Merge(problem, subresults, depth));
 
     /// <summary>
     /// Called on the caller's thread by <c>RunAsync</c> before the first task of a run starts (not for an already
     /// cancelled token). An exception thrown here propagates to the caller of <c>RunAsync</c>. Every call is paired
-    /// with one later call of <see cref="OnRunCompleted"/> unless this method throws.
+    /// with one later call of <see cref="OnRunCompleted"/> unless this method throws. Runs may overlap, so per-run
+    /// state does not belong in fields.
     /// </summary>
     /// <param name="problem">The root problem.</param>
     /// <param name="options">The run's options.</param>
@@ -187,6 +249,47 @@ public abstract class DivideAndConquer<TProblem, TResult>
     {
     }
 
+    /// <summary>
+    /// The size of <paramref name="problem"/> when the program reports sizes (a granular program), else -1: lets the
+    /// engines learn costs per unit of size and reject a split whose child is as large as its parent.
+    /// </summary>
+    internal virtual long SizeOf(TProblem problem) => -1;
+
+    /// <summary>Resolves the run's granularity (a granular program adds its size rule).</summary>
+    /// <param name="problem">The root problem.</param>
+    /// <param name="options">The run's options.</param>
+    /// <param name="synchronous">Whether split and merge are synchronous, so that subtrees may run inline.</param>
+    internal virtual RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, bool synchronous) =>
+        RunGranularity.ForPlainProgram(Granularity, synchronous);
+
+    internal bool InvokeShouldSplit(TProblem problem, int depth) => ShouldSplit(problem, depth);
+
+    internal IReadOnlyList<TProblem> InvokeSplit(TProblem problem, int depth) => Split(problem, depth);
+
+    internal TResult InvokeExecute(TProblem problem, int depth) => Execute(problem, depth);
+
+    internal TResult InvokeMerge(TProblem problem, IReadOnlyList<TResult> subresults, int depth) => Merge(problem, subresults, depth);
+
+    internal ValueTask<IReadOnlyList<TProblem>> InvokeSplitAsync(TProblem problem, int depth, CancellationToken cancellationToken) =>
+        SplitAsync(problem, depth, cancellationToken);
+
+    internal ValueTask<TResult> InvokeMergeAsync(TProblem problem, IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
+        MergeAsync(problem, subresults, depth, cancellationToken);
+
     /// <summary>Lets the engines call <see cref="OnRunCompleted"/>.</summary>
     internal void NotifyRunCompleted() => OnRunCompleted();
+
+    private (bool Synchronous, bool HasMerge) Capabilities() =>
+        s_capabilities.GetOrAdd(GetType(), static type =>
+        {
+            const System.Reflection.BindingFlags Flags = System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic;
+            var self = typeof(DivideAndConquer<TProblem, TResult>);
+            bool Overrides(string name, params Type[] parameters) => type.GetMethod(name, Flags, parameters)?.DeclaringType != self;
+
+            bool asyncSplit = Overrides(nameof(SplitAsync), typeof(TProblem), typeof(int), typeof(CancellationToken));
+            bool asyncMerge = Overrides(nameof(MergeAsync), typeof(TProblem), typeof(IReadOnlyList<TResult>), typeof(int), typeof(CancellationToken));
+            bool merge = Overrides(nameof(Merge), typeof(TProblem), typeof(IReadOnlyList<TResult>), typeof(int))
+                || Overrides(nameof(Merge), typeof(IReadOnlyList<TResult>), typeof(int));
+            return (!asyncSplit && !asyncMerge, merge || asyncMerge);
+        });
 }

@@ -1,3 +1,5 @@
+using DivCon.Skeletons.Engines;
+
 namespace DivCon.Skeletons;
 
 /// <summary>
@@ -12,28 +14,29 @@ namespace DivCon.Skeletons;
 /// sample: any measure that shrinks as problems are divided) plus split, execute and merge. The default
 /// <see cref="ShouldSplit"/> splits while <c>GetSize(problem) &gt; EffectiveGranularity</c>; override it to add
 /// program-specific limits (calling the base).</para>
-/// <para><b>Resolution.</b> At the start of each run (<see cref="OnRunStarting"/>), <see cref="EffectiveGranularity"/>
-/// is computed from <see cref="Granularity"/>: a fixed size as given; the root's size for
-/// <see cref="Granularity.Sequential"/>; for <see cref="Granularity.Automatic"/>,
-/// <see cref="ResolveAutomaticGranularity"/> with the target leaf count = the scheduler's worker count
-/// (<see cref="TaskScheduler.MaximumConcurrencyLevel"/>, or <see cref="Environment.ProcessorCount"/> for the
-/// unbounded thread pool) x leaves per worker. The default resolution suits splits that divide the size by the
-/// branching factor; override it otherwise (Strassen: 7 children, each a quarter of the size).</para>
-/// <para><b>Warning.</b> The resolved granularity is state of the instance, so an instance runs one run at a time: a
-/// second <c>RunAsync</c> while one is in progress throws <see cref="InvalidOperationException"/>. Use one instance
-/// per concurrent run.</para>
+/// <para><b>Resolution.</b> At the start of each run the size rule is resolved from <see cref="DivideAndConquer{TProblem, TResult}.Granularity"/>:
+/// a fixed size as given; the root's size for <see cref="Granularity.Sequential"/>; for
+/// <see cref="Granularity.ByLeafCount"/>, <see cref="ResolveAutomaticGranularity"/> with the target leaf count = the
+/// scheduler's worker count (<see cref="TaskScheduler.MaximumConcurrencyLevel"/>, or
+/// <see cref="Environment.ProcessorCount"/> for the unbounded thread pool) x leaves per worker. The default resolution
+/// suits splits that divide the size by the branching factor; override it otherwise (Strassen: 7 children, each a
+/// quarter of the size).</para>
+/// <para><b>Automatic granularity</b> (the default) starts from the leaf-count rule with
+/// <see cref="Granularity.DefaultLeavesPerWorker"/> leaves per worker, and also splits a problem of size 2 or more
+/// whose execute the run predicts to take longer than <see cref="Granularity.MaximumTaskDuration"/>: the prediction
+/// is the size times the smallest execute cost per unit of size measured so far in the run (so a preempted leaf
+/// cannot inflate it). Until four leaves have finished (the first include JIT compilation) there is no prediction, and
+/// only the leaf-count rule applies.
+/// Subtrees predicted cheaper than <see cref="Granularity.MinimumTaskCost"/> run inline, as for any program.</para>
+/// <para><b>Concurrent runs.</b> The resolved rule belongs to the run (the engines hand it to
+/// <see cref="ShouldSplit"/> through the thread that processes a node), so one instance may run several problems at
+/// once. <see cref="EffectiveGranularity"/> shows the rule of the run started last.</para>
 /// </remarks>
 public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndConquer<TProblem, TResult>
 {
-    private Granularity _granularity = Granularity.Automatic();
-
-    // 1 while a run is in progress; guards the per-run fields below.
-    private int _running;
-
-    // Written in OnRunStarting before the root task is queued (a full fence), read by the run's tasks.
-    private long _effectiveGranularity;
-    private bool _splitByDepth;
-    private int _depthLimit;
+    // The rule of the run started last: what EffectiveGranularity shows, and what ShouldSplit uses when called
+    // outside a run. Written before the root task is queued (a full fence); replaced whole, never mutated.
+    private RunGranularity? _lastRun;
 
     /// <summary>Creates the program.</summary>
     /// <param name="options">Default options; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
@@ -42,19 +45,12 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     {
     }
 
-    /// <summary>Where splitting stops. Default: <see cref="Granularity.Automatic"/>(4). Takes effect at the next run.</summary>
-    /// <exception cref="ArgumentNullException">Set to <see langword="null"/>.</exception>
-    public Granularity Granularity
-    {
-        get => _granularity;
-        set => _granularity = value ?? throw new ArgumentNullException(nameof(value), "Granularity cannot be null; use Granularity.Automatic().");
-    }
-
     /// <summary>
-    /// The size threshold of the current (or last) run: problems larger than this are split. 0 before the first run
-    /// and for a depth-based granularity (which ignores sizes).
+    /// The size threshold of the run started last: problems larger than this are split (under
+    /// <see cref="Granularity.Automatic()"/>, also longer ones). 0 before the first run and for a depth-based
+    /// granularity (which ignores sizes).
     /// </summary>
-    public long EffectiveGranularity => Volatile.Read(ref _effectiveGranularity);
+    public long EffectiveGranularity => Volatile.Read(ref _lastRun)?.SizeThreshold ?? 0;
 
     /// <summary>The size of <paramref name="problem"/>, at least 0; it must shrink as problems are split.</summary>
     /// <param name="problem">A problem or subproblem.</param>
@@ -62,14 +58,40 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     protected abstract long GetSize(TProblem problem);
 
     /// <summary>
-    /// Splits while the problem is larger than <see cref="EffectiveGranularity"/> (or, for a depth-based
-    /// granularity, while <paramref name="depth"/> is above the target depth).
+    /// Splits while the problem is larger than the run's size threshold (or, for a depth-based granularity, while
+    /// <paramref name="depth"/> is above the target depth); under <see cref="Granularity.Automatic()"/> also while its
+    /// execute is predicted to take longer than the maximum task duration (see the remarks).
     /// </summary>
     /// <param name="problem">The (sub)problem.</param>
     /// <param name="depth">Its depth; the root is at depth 0.</param>
     /// <returns><see langword="true"/> to split.</returns>
-    protected internal override bool ShouldSplit(TProblem problem, int depth) =>
-        _splitByDepth ? depth < _depthLimit : GetSize(problem) > _effectiveGranularity;
+    protected override bool ShouldSplit(TProblem problem, int depth)
+    {
+        var run = RunGranularity.Current ?? Volatile.Read(ref _lastRun);
+        if (run is null)
+        {
+            return GetSize(problem) > 0;
+        }
+
+        if (run.SplitByDepth)
+        {
+            return depth < run.DepthLimit;
+        }
+
+        long size = GetSize(problem);
+        if (size > run.SizeThreshold)
+        {
+            return true;
+        }
+
+        if (run.MaximumTicks > 0 && size >= 2 && run.Costs is { } costs)
+        {
+            long predicted = costs.PredictLeaf(size);
+            return predicted != CostEstimator.Unknown && predicted > run.MaximumTicks;
+        }
+
+        return false;
+    }
 
     /// <summary>
     /// The granularity that yields about <paramref name="targetLeaves"/> leaves for a root of
@@ -82,61 +104,30 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     protected virtual long ResolveAutomaticGranularity(long problemSize, int targetLeaves) =>
         GranularityPolicy.EvenSplitGranularity(problemSize, targetLeaves);
 
-    /// <summary>Claims the instance for this run and resolves the granularity. Overrides must call the base.</summary>
-    /// <param name="problem">The root problem.</param>
-    /// <param name="options">The run's options.</param>
-    /// <exception cref="InvalidOperationException">Another run of this instance is in progress, or the root's size is negative.</exception>
-    protected override void OnRunStarting(TProblem problem, DivideAndConquerOptions options)
+    /// <inheritdoc/>
+    internal sealed override long SizeOf(TProblem problem) => GetSize(problem);
+
+    /// <inheritdoc/>
+    internal sealed override RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, bool synchronous)
     {
-        ArgumentNullException.ThrowIfNull(options);
-        // CompareExchange: two callers racing to start a run must not both win.
-        if (Interlocked.CompareExchange(ref _running, 1, 0) != 0)
+        var granularity = Granularity;
+        var run = granularity.Kind switch
         {
-            throw new InvalidOperationException(
-                $"{GetType().Name} is already running: a granular program keeps the resolved granularity of its current run in the instance, so it runs one run at a time. Await the running task first, or use one instance per concurrent run.");
-        }
-
-        try
-        {
-            base.OnRunStarting(problem, options);
-            Resolve(problem, options);
-        }
-        catch
-        {
-            // Volatile: release the claim so a corrected call can run.
-            Volatile.Write(ref _running, 0);
-            throw;
-        }
-    }
-
-    /// <summary>Releases the instance for the next run. Overrides must call the base.</summary>
-    protected override void OnRunCompleted()
-    {
-        base.OnRunCompleted();
-        // Volatile: the run's reads of the per-run fields happen before the next run's writes to them.
-        Volatile.Write(ref _running, 0);
-    }
-
-    private void Resolve(TProblem problem, DivideAndConquerOptions options)
-    {
-        var granularity = _granularity;
-        if (granularity.Kind == GranularityKind.Depth)
-        {
-            _splitByDepth = true;
-            _depthLimit = granularity.TargetDepth;
-            Volatile.Write(ref _effectiveGranularity, 0);
-            return;
-        }
-
-        _splitByDepth = false;
-        long effective = granularity.Kind switch
-        {
-            GranularityKind.Fixed => granularity.Size,
-            GranularityKind.Sequential => RootSize(problem),
-            _ => ResolveAutomatic(problem, options, granularity.LeavesPerWorker),
+            GranularityKind.Depth => new RunGranularity { SplitByDepth = true, DepthLimit = granularity.TargetDepth },
+            GranularityKind.Fixed => new RunGranularity { SizeThreshold = granularity.Size },
+            GranularityKind.Sequential => new RunGranularity { SizeThreshold = RootSize(problem) },
+            GranularityKind.LeafCount => new RunGranularity { SizeThreshold = ResolveAutomatic(problem, options, granularity.LeavesPerWorker) },
+            _ when !synchronous => new RunGranularity
+            {
+                SizeThreshold = ResolveAutomatic(problem, options, granularity.LeavesPerWorker),
+                MaximumTicks = RunGranularity.ByTime(granularity).MaximumTicks,
+                Costs = new CostEstimator(),
+            },
+            _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker)),
         };
-        // Volatile: EffectiveGranularity may be read by other threads (a monitor) while the run goes on.
-        Volatile.Write(ref _effectiveGranularity, effective);
+        // Volatile: EffectiveGranularity may be read by other threads (a monitor) while runs go on.
+        Volatile.Write(ref _lastRun, run);
+        return run;
     }
 
     private long ResolveAutomatic(TProblem problem, DivideAndConquerOptions options, int leavesPerWorker)

@@ -1,9 +1,12 @@
 namespace DivCon.Skeletons;
 
-/// <summary>The ways a <see cref="Granularity"/> decides where splitting stops.</summary>
+/// <summary>The ways a <see cref="Granularity"/> decides which nodes become tasks and where splitting stops.</summary>
 public enum GranularityKind
 {
-    /// <summary>Aim at a number of leaves per worker of the run's scheduler (resolved per run from the problem size).</summary>
+    /// <summary>
+    /// By measured time (the default): subtrees predicted to cost less than a lower bound run inline on the current
+    /// thread, and a program that reports sizes keeps splitting leaves predicted to run longer than an upper bound.
+    /// </summary>
     Automatic = 0,
 
     /// <summary>Split while a problem is larger than a fixed size.</summary>
@@ -14,4 +17,7 @@ public enum GranularityKind
 
     /// <summary>Split every problem until a given depth, whatever its size.</summary>
     Depth = 3,
+
+    /// <summary>Aim at a number of leaves per worker of the run's scheduler (resolved per run from the problem size).</summary>
+    LeafCount = 4,
 }

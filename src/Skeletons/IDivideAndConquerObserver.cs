@@ -11,7 +11,10 @@ namespace DivCon.Skeletons;
 /// interlocked additions). An exception thrown by the observer fails the run like an exception of the program.
 /// </para>
 /// <para>
-/// When no observer is set the engines do not read the clock at all.
+/// When no observer is set the engines read the clock only for the time-based granularity: a pair of reads per
+/// node that runs as a task and per subtree that runs inline, never per inline node. With an observer, every phase
+/// of every node is timed and reported, inline nodes included (which makes inline subtrees slower to run and to
+/// measure, so an observed run may choose more tasks than an unobserved one).
 /// </para>
 /// </remarks>
 public interface IDivideAndConquerObserver
@@ -25,4 +28,16 @@ public interface IDivideAndConquerObserver
     /// from the call until its <see cref="ValueTask{TResult}"/> completed.
     /// </param>
     void OnPhase(DivideAndConquerPhase phase, int depth, long elapsedTicks);
+
+    /// <summary>
+    /// Reports, once per run just before its task completes, how many nodes (problems: internal nodes and leaves)
+    /// ran as a task of their own and how many ran inline inside another node's task (serial elision, see
+    /// <see cref="Granularity"/>). In a run that completed, the two add up to the nodes of the tree; in a run that
+    /// stopped early they count the nodes that started. Default: ignores them.
+    /// </summary>
+    /// <param name="taskNodes">Nodes that ran as their own task.</param>
+    /// <param name="inlineNodes">Nodes that ran inline.</param>
+    void OnNodesRun(long taskNodes, long inlineNodes)
+    {
+    }
 }

@@ -9,7 +9,7 @@ public static class MapReduce
     /// <param name="reduce">(left, right) =&gt; combined; associative.</param>
     /// <param name="identity">The identity element of <paramref name="reduce"/>.</param>
     /// <param name="branchingFactor">Parts per split, at least 2.</param>
-    /// <param name="granularity">Where splitting stops; <see langword="null"/>: <see cref="Granularity.Automatic"/>.</param>
+    /// <param name="granularity">Where splitting stops; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
     /// <param name="options">Default options; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
     /// <returns>The program; run it on <c>new IndexRange(0, n)</c>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="map"/> or <paramref name="reduce"/> is <see langword="null"/>.</exception>
@@ -38,7 +38,7 @@ public static class MapReduce
     /// <param name="reduce">(left, right) =&gt; combined; associative.</param>
     /// <param name="identity">The identity element of <paramref name="reduce"/>.</param>
     /// <param name="branchingFactor">Parts per split, at least 2.</param>
-    /// <param name="granularity">Where splitting stops; <see langword="null"/>: <see cref="Granularity.Automatic"/>.</param>
+    /// <param name="granularity">Where splitting stops; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
     /// <param name="options">Default options; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
     /// <returns>The program; run it on <c>new IndexRange(0, n)</c>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="mapRange"/> or <paramref name="reduce"/> is <see langword="null"/>.</exception>

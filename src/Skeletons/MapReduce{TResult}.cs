@@ -79,19 +79,19 @@ public abstract class MapReduce<TResult> : GranularDivideAndConquer<IndexRange, 
     /// <param name="problem">The range.</param>
     /// <param name="depth">Its depth.</param>
     /// <returns>The parts, in index order.</returns>
-    protected internal sealed override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(_branchingFactor);
+    protected sealed override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(_branchingFactor);
 
     /// <summary>Calls <see cref="MapRange"/>.</summary>
     /// <param name="problem">The range.</param>
     /// <param name="depth">Its depth.</param>
     /// <returns>Its reduced result.</returns>
-    protected internal sealed override TResult Execute(IndexRange problem, int depth) => MapRange(problem);
+    protected sealed override TResult Execute(IndexRange problem, int depth) => MapRange(problem);
 
     /// <summary>Reduces the children's results in index order.</summary>
     /// <param name="subresults">The children's results.</param>
     /// <param name="depth">The depth of the split range.</param>
     /// <returns>The reduced result.</returns>
-    protected internal sealed override TResult Merge(IReadOnlyList<TResult> subresults, int depth)
+    protected sealed override TResult Merge(IReadOnlyList<TResult> subresults, int depth)
     {
         ArgumentNullException.ThrowIfNull(subresults);
         var accumulator = subresults[0];

@@ -35,6 +35,10 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
     // Cells for depth >= PreallocatedDepths, keyed by (phase, depth); GetOrAdd hands every thread the same cell.
     private readonly ConcurrentDictionary<(DivideAndConquerPhase Phase, int Depth), Cell> _deep = new();
 
+    // Summed over the observed runs: nodes that ran as their own task, and nodes that ran inline.
+    private long _taskNodes;
+    private long _inlineNodes;
+
     /// <summary>Creates an empty aggregator.</summary>
     public PhaseAggregator()
     {
@@ -82,6 +86,20 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
         }
     }
 
+    /// <summary>Nodes that ran as a task of their own, summed over the observed runs.</summary>
+    public long TaskNodes => Volatile.Read(ref _taskNodes);
+
+    /// <summary>Nodes that ran inline inside another node's task (serial elision), summed over the observed runs.</summary>
+    public long InlineNodes => Volatile.Read(ref _inlineNodes);
+
+    /// <inheritdoc/>
+    public void OnNodesRun(long taskNodes, long inlineNodes)
+    {
+        // Interlocked: runs observed by one aggregator may finish at the same time.
+        Interlocked.Add(ref _taskNodes, taskNodes);
+        Interlocked.Add(ref _inlineNodes, inlineNodes);
+    }
+
     /// <inheritdoc/>
     public void OnPhase(DivideAndConquerPhase phase, int depth, long elapsedTicks)
     {
@@ -98,22 +116,23 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="depth"/> is negative or the phase undefined.</exception>
     public long GetCount(DivideAndConquerPhase phase, int depth) => FindCell(phase, depth) is { } cell ? Volatile.Read(ref cell.Count) : 0;
 
-    /// <summary>The summed duration of <paramref name="phase"/> at <paramref name="depth"/>, in Stopwatch ticks.</summary>
+    /// <summary>The summed duration of <paramref name="phase"/> at <paramref name="depth"/>.</summary>
     /// <param name="phase">The phase.</param>
     /// <param name="depth">The depth (0 = root).</param>
-    /// <returns>The ticks; 0 for a depth never reached.</returns>
+    /// <returns>The duration; zero for a depth never reached.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="depth"/> is negative or the phase undefined.</exception>
-    public long GetTotalTicks(DivideAndConquerPhase phase, int depth) => FindCell(phase, depth) is { } cell ? Volatile.Read(ref cell.Ticks) : 0;
+    public TimeSpan GetTotalTime(DivideAndConquerPhase phase, int depth) =>
+        ToTime(FindCell(phase, depth) is { } cell ? Volatile.Read(ref cell.Ticks) : 0);
 
     /// <summary>How many times <paramref name="phase"/> ran, over all depths.</summary>
     /// <param name="phase">The phase.</param>
     /// <returns>The count.</returns>
     public long TotalCount(DivideAndConquerPhase phase) => Sum(phase, static c => Volatile.Read(ref c.Count));
 
-    /// <summary>The summed duration of <paramref name="phase"/> over all depths, in Stopwatch ticks.</summary>
+    /// <summary>The summed duration of <paramref name="phase"/> over all depths.</summary>
     /// <param name="phase">The phase.</param>
-    /// <returns>The ticks.</returns>
-    public long TotalTicks(DivideAndConquerPhase phase) => Sum(phase, static c => Volatile.Read(ref c.Ticks));
+    /// <returns>The duration.</returns>
+    public TimeSpan TotalTime(DivideAndConquerPhase phase) => ToTime(Sum(phase, static c => Volatile.Read(ref c.Ticks)));
 
     /// <summary>Sets every counter back to zero. Call it between runs, not during one.</summary>
     public void Reset()
@@ -130,6 +149,9 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
         {
             cell.Clear();
         }
+
+        Interlocked.Exchange(ref _taskNodes, 0);
+        Interlocked.Exchange(ref _inlineNodes, 0);
     }
 
     /// <summary>
@@ -161,10 +183,13 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
             long count = Volatile.Read(ref cell.Count);
             if (count > 0)
             {
-                list.Add(new PhaseLevelStatistics(phase, depth, count, Volatile.Read(ref cell.Ticks)));
+                list.Add(new PhaseLevelStatistics(phase, depth, count, ToTime(Volatile.Read(ref cell.Ticks))));
             }
         }
     }
+
+    /// <summary>Stopwatch ticks (what observers receive) as a duration.</summary>
+    private static TimeSpan ToTime(long ticks) => System.Diagnostics.Stopwatch.GetElapsedTime(0, ticks);
 
     private long Sum(DivideAndConquerPhase phase, Func<Cell, long> read)
     {

@@ -4,9 +4,5 @@ namespace DivCon.Skeletons;
 /// <param name="Phase">The phase.</param>
 /// <param name="Depth">The recursion depth (the root is at depth 0).</param>
 /// <param name="Count">How many times the phase ran at this depth.</param>
-/// <param name="TotalTicks">The summed duration, in <see cref="System.Diagnostics.Stopwatch"/> ticks.</param>
-public sealed record PhaseLevelStatistics(DivideAndConquerPhase Phase, int Depth, long Count, long TotalTicks)
-{
-    /// <summary>The summed duration as a <see cref="TimeSpan"/>.</summary>
-    public TimeSpan TotalTime => System.Diagnostics.Stopwatch.GetElapsedTime(0, TotalTicks);
-}
+/// <param name="TotalTime">The summed duration.</param>
+public sealed record PhaseLevelStatistics(DivideAndConquerPhase Phase, int Depth, long Count, TimeSpan TotalTime);

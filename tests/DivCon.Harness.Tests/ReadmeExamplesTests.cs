@@ -41,7 +41,7 @@ public sealed class ReadmeExamplesTests
         using var scheduler = new WorkStealingTaskScheduler(workerCount: 2);
         var sum = new SumOfSquaresExample(Enumerable.Range(0, 100_000).Select(i => i % 1024).ToArray())
         {
-            Granularity = Granularity.Automatic(leavesPerWorker: 4),
+            Granularity = Granularity.ByLeafCount(leavesPerWorker: 4),
         };
         var phases = new PhaseAggregator();
 
@@ -51,6 +51,29 @@ public sealed class ReadmeExamplesTests
 
         Assert.Equal(Enumerable.Range(0, 100_000).Sum(i => (long)(i % 1024) * (i % 1024)), result);
         Assert.Equal(8, phases.TotalCount(DivideAndConquerPhase.Execute));
+    }
+
+    [Fact]
+    public async Task Subclass_maximum_subarray_matches_a_linear_scan_and_reports_its_nodes()
+    {
+        using var scheduler = new WorkStealingTaskScheduler(workerCount: 2);
+        var random = new Random(7);
+        int[] values = Enumerable.Range(0, 50_000).Select(_ => random.Next(-100, 100)).ToArray();
+        var phases = new PhaseAggregator();
+
+        long best = await new MaximumSubarray(values).RunAsync(
+            new IndexRange(0, values.Length),
+            DivideAndConquerOptions.Default with { Scheduler = scheduler, Observer = phases }).WaitAsync(s_timeout);
+
+        long expected = long.MinValue, running = 0;
+        foreach (int value in values)
+        {
+            running = Math.Max(value, running + value);
+            expected = Math.Max(expected, running);
+        }
+
+        Assert.Equal(expected, best);
+        Assert.Equal((2 * values.Length) - 1, phases.TaskNodes + phases.InlineNodes);
     }
 
     [Fact]
@@ -90,6 +113,34 @@ public sealed class ReadmeExamplesTests
             },
             execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
             merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
+
+    /// <summary>README: subclassing DivideAndConquer, a merge that receives its problem.</summary>
+    private sealed class MaximumSubarray(int[] values) : DivideAndConquer<IndexRange, long>
+    {
+        protected override bool ShouldSplit(IndexRange range, int depth) => range.Length > 1;
+
+        protected override IReadOnlyList<IndexRange> Split(IndexRange range, int depth) => range.Split(2);
+
+        protected override long Execute(IndexRange range, int depth) => values[range.Start];
+
+        protected override long Merge(IndexRange range, IReadOnlyList<long> best, int depth)
+        {
+            int middle = range.Start + ((range.Length + 1) / 2); // where Split cut the range
+            long left = long.MinValue, right = long.MinValue, sum = 0;
+            for (int i = middle - 1; i >= range.Start; i--)
+            {
+                left = Math.Max(left, sum += values[i]);
+            }
+
+            sum = 0;
+            for (int i = middle; i < range.End; i++)
+            {
+                right = Math.Max(right, sum += values[i]);
+            }
+
+            return Math.Max(Math.Max(best[0], best[1]), left + right);
+        }
+    }
 
     /// <summary>README: the subclass model (stateful, in-place friendly).</summary>
     private sealed class SumOfSquaresExample(int[] values) : MapReduce<long>

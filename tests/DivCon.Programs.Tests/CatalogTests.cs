@@ -86,12 +86,12 @@ public sealed class CatalogTests
     }
 
     [Fact]
-    public void New_programs_default_to_automatic_granularity_with_four_leaves_per_worker()
+    public void New_programs_default_to_automatic_granularity_by_time()
     {
         foreach (var name in ProgramCatalog.Names)
         {
             var program = ProgramCatalog.Create(name, SizePreset.Quick);
-            Assert.Equal(Granularity.Automatic(4), program.Granularity);
+            Assert.Equal(Granularity.Automatic(), program.Granularity);
             Assert.False(program.HasResult);
         }
     }

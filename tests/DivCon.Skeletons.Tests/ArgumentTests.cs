@@ -16,7 +16,7 @@ public sealed class ArgumentTests
         Assert.Equal("shouldSplit", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.Create(null!, s_split, s_execute, s_merge)).ParamName);
         Assert.Equal("split", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.Create(s_shouldSplit, null!, s_execute, s_merge)).ParamName);
         Assert.Equal("execute", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.Create(s_shouldSplit, s_split, null!, s_merge)).ParamName);
-        Assert.Equal("merge", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.Create(s_shouldSplit, s_split, s_execute, null!)).ParamName);
+        Assert.Equal("merge", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.Create(s_shouldSplit, s_split, s_execute, (Func<IReadOnlyList<int>, int, int>)null!)).ParamName);
     }
 
     [Fact]
@@ -116,7 +116,7 @@ public sealed class ArgumentTests
         var phases = new PhaseAggregator();
         Assert.Throws<ArgumentOutOfRangeException>(() => phases.OnPhase(DivideAndConquerPhase.Split, -1, 0));
         Assert.Throws<ArgumentOutOfRangeException>(() => phases.GetCount((DivideAndConquerPhase)9, 0));
-        Assert.Throws<ArgumentOutOfRangeException>(() => phases.TotalTicks((DivideAndConquerPhase)(-1)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => phases.TotalTime((DivideAndConquerPhase)(-1)));
     }
 
     [Fact]

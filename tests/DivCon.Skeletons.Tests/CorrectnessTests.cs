@@ -2,7 +2,7 @@ using DivCon.Skeletons.Tests.Infrastructure;
 
 namespace DivCon.Skeletons.Tests;
 
-/// <summary>Every engine x authoring model x scheduler computes what a sequential computation computes.</summary>
+/// <summary>Every engine x authoring model x scheduler x granularity computes what a sequential computation computes.</summary>
 public sealed class CorrectnessTests
 {
     public enum Model
@@ -11,16 +11,38 @@ public sealed class CorrectnessTests
         Lambda,
     }
 
-    public static TheoryData<ExecutionEngine, Model, SchedulerKind> Grid()
+    /// <summary>The granularities of the grid: which nodes are tasks and which run inline.</summary>
+    public enum GranularityChoice
     {
-        var data = new TheoryData<ExecutionEngine, Model, SchedulerKind>();
+        /// <summary>The default, <see cref="Granularity.Automatic()"/>: learned by time.</summary>
+        Automatic,
+
+        /// <summary>By time, with bounds so high that every subtree is inlined once one has been measured.</summary>
+        AutomaticInlineAll,
+
+        /// <summary>No inlining: every node a task.</summary>
+        EveryNodeATask,
+
+        /// <summary>Tasks down to depth 2, inline below.</summary>
+        Depth2,
+
+        /// <summary>The whole tree inline in the root's task.</summary>
+        Sequential,
+    }
+
+    public static TheoryData<ExecutionEngine, Model, SchedulerKind, GranularityChoice> Grid()
+    {
+        var data = new TheoryData<ExecutionEngine, Model, SchedulerKind, GranularityChoice>();
         foreach (var engine in Enum.GetValues<ExecutionEngine>())
         {
             foreach (var model in Enum.GetValues<Model>())
             {
                 foreach (var scheduler in Enum.GetValues<SchedulerKind>())
                 {
-                    data.Add(engine, model, scheduler);
+                    foreach (var granularity in Enum.GetValues<GranularityChoice>())
+                    {
+                        data.Add(engine, model, scheduler, granularity);
+                    }
                 }
             }
         }
@@ -28,12 +50,22 @@ public sealed class CorrectnessTests
         return data;
     }
 
+    public static Granularity Choose(GranularityChoice choice) => choice switch
+    {
+        GranularityChoice.Automatic => Granularity.Automatic(),
+        GranularityChoice.AutomaticInlineAll => Granularity.Automatic(TimeSpan.FromSeconds(30), TimeSpan.FromSeconds(30)),
+        GranularityChoice.EveryNodeATask => Granularity.EveryNodeATask,
+        GranularityChoice.Depth2 => Granularity.Depth(2),
+        _ => Granularity.Sequential,
+    };
+
     [Theory]
     [MemberData(nameof(Grid))]
-    public async Task Sum_over_a_range_equals_the_sequential_sum(ExecutionEngine engine, Model model, SchedulerKind kind)
+    public async Task Sum_over_a_range_equals_the_sequential_sum(ExecutionEngine engine, Model model, SchedulerKind kind, GranularityChoice granularity)
     {
         using var lease = new SchedulerLease(kind);
         var program = model == Model.Subclass ? new Workloads.SumProgram(leafSize: 100) : Workloads.SumLambda(leafSize: 100);
+        program.Granularity = Choose(granularity);
         var range = new IndexRange(3, 10_007);
 
         long sum = await program.RunAsync(range, Options(engine, lease)).Bounded();
@@ -43,10 +75,11 @@ public sealed class CorrectnessTests
 
     [Theory]
     [MemberData(nameof(Grid))]
-    public async Task Quicksort_sorts_like_Array_Sort(ExecutionEngine engine, Model model, SchedulerKind kind)
+    public async Task Quicksort_sorts_like_Array_Sort(ExecutionEngine engine, Model model, SchedulerKind kind, GranularityChoice granularity)
     {
         using var lease = new SchedulerLease(kind);
         var program = model == Model.Subclass ? new Workloads.QuicksortProgram(leafSize: 256) : Workloads.QuicksortLambda(leafSize: 256);
+        program.Granularity = Choose(granularity);
         var source = Workloads.RandomArray(20_000, seed: 42);
         var before = (int[])source.Clone();
 
@@ -58,10 +91,11 @@ public sealed class CorrectnessTests
 
     [Theory]
     [MemberData(nameof(Grid))]
-    public async Task Irregular_tree_merges_every_result_in_its_own_slot(ExecutionEngine engine, Model model, SchedulerKind kind)
+    public async Task Irregular_tree_merges_every_result_in_its_own_slot(ExecutionEngine engine, Model model, SchedulerKind kind, GranularityChoice granularity)
     {
         using var lease = new SchedulerLease(kind);
         var program = model == Model.Subclass ? new Workloads.IrregularProgram() : Workloads.IrregularLambda();
+        program.Granularity = Choose(granularity);
 
         long result = await program.RunAsync(7UL, Options(engine, lease)).Bounded();
 
@@ -129,7 +163,7 @@ public sealed class CorrectnessTests
     {
         using var one = new CountingTaskScheduler(1, allowInlining: false);
         using var two = new CountingTaskScheduler(2, allowInlining: false);
-        var program = new Workloads.SumProgram(leafSize: 10);
+        var program = new Workloads.SumProgram(leafSize: 10) { Granularity = Granularity.EveryNodeATask };
         var range = new IndexRange(0, 80); // 8 leaves, 7 splits, 7 merges: 22 tasks
 
         long onOne = await program.RunAsync(range, DivideAndConquerOptions.Default with { Scheduler = one }).Bounded();
@@ -146,6 +180,7 @@ public sealed class CorrectnessTests
     {
         using var one = new CountingTaskScheduler(1, allowInlining: false);
         var program = Workloads.SumLambda(leafSize: 10, DivideAndConquerOptions.Default with { Scheduler = one });
+        program.Granularity = Granularity.EveryNodeATask;
 
         await program.RunAsync(new IndexRange(0, 20)).Bounded();
         Assert.Equal(4, one.ExecutedCount); // root split, two leaves, merge

@@ -38,8 +38,13 @@ public sealed class GranularityTests
     {
         Assert.Equal(GranularityKind.Automatic, Granularity.Automatic().Kind);
         Assert.Equal(Granularity.DefaultLeavesPerWorker, Granularity.Automatic().LeavesPerWorker);
-        Assert.Equal(Granularity.Automatic(), Granularity.Automatic(4));
-        Assert.NotEqual(Granularity.Automatic(), Granularity.Automatic(8));
+        Assert.Equal(Granularity.DefaultMinimumTaskCost, Granularity.Automatic().MinimumTaskCost);
+        Assert.Equal(Granularity.DefaultMaximumTaskDuration, Granularity.Automatic().MaximumTaskDuration);
+        Assert.Equal(Granularity.ByLeafCount(4), Granularity.Automatic(4));
+        Assert.Equal(GranularityKind.LeafCount, Granularity.ByLeafCount().Kind);
+        Assert.NotEqual(Granularity.Automatic(), Granularity.ByLeafCount(4));
+        Assert.Equal(TimeSpan.Zero, Granularity.EveryNodeATask.MinimumTaskCost);
+        Assert.Equal(Granularity.Automatic(TimeSpan.FromMicroseconds(20), TimeSpan.FromMilliseconds(2)), Granularity.Automatic(TimeSpan.FromMicroseconds(20), TimeSpan.FromMilliseconds(2)));
         Assert.Equal(GranularityKind.Sequential, Granularity.Sequential.Kind);
         Assert.Equal("Fixed(128)", Granularity.Fixed(128).ToString());
         Assert.Equal("Depth(3)", Granularity.Depth(3).ToString());
@@ -97,20 +102,30 @@ public sealed class GranularityTests
     }
 
     [Fact]
-    public async Task A_second_concurrent_run_of_a_granular_instance_is_refused_and_the_instance_is_reusable_after()
+    public async Task Runs_of_one_granular_instance_may_overlap_each_with_its_own_granularity()
     {
-        using var scheduler = new CountingTaskScheduler(1, allowInlining: false);
+        // The first run's only leaf blocks one worker until a second run of the same instance, with another
+        // granularity, has finished on the other worker; the first then finishes with its own rule.
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false);
         using var gate = new ManualResetEventSlim();
-        var program = new RecordingSum { Granularity = Granularity.Sequential, BeforeExecute = () => Assert.True(gate.Wait(TestTimeouts.Generous)) };
+        using var entered = new ManualResetEventSlim();
+        var program = new RecordingSum { Granularity = Granularity.Sequential };
+        program.BeforeExecute = () =>
+        {
+            entered.Set();
+            Assert.True(gate.Wait(TestTimeouts.Generous));
+        };
         var options = DivideAndConquerOptions.Default with { Scheduler = scheduler };
 
         var first = program.RunAsync(new IndexRange(0, 10), options);
-        var error = Assert.Throws<InvalidOperationException>(() => { _ = program.RunAsync(new IndexRange(0, 10), options); });
-        Assert.Contains("already running", error.Message, StringComparison.Ordinal);
+        Assert.True(entered.Wait(TestTimeouts.Generous));
+        program.BeforeExecute = null;
+        program.Granularity = Granularity.Fixed(1);
+        Assert.Equal(45, await program.RunAsync(new IndexRange(0, 10), options).Bounded());
+        Assert.Equal(1, program.EffectiveGranularity);
 
         gate.Set();
         Assert.Equal(45, await first.Bounded());
-        Assert.Equal(45, await program.RunAsync(new IndexRange(0, 10), options).Bounded());
     }
 
     [Fact]
@@ -142,16 +157,16 @@ public sealed class GranularityTests
 
         protected override long GetSize(IndexRange problem) => problem.Length;
 
-        protected internal override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
+        protected override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
 
-        protected internal override long Execute(IndexRange problem, int depth)
+        protected override long Execute(IndexRange problem, int depth)
         {
             BeforeExecute?.Invoke();
             _leafSizes.Add(problem.Length);
             return Workloads.SequentialSum(problem);
         }
 
-        protected internal override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
     }
 
     /// <summary>A Strassen-shaped recursion: 7 children, each a quarter of the size; the result counts leaves.</summary>
@@ -178,14 +193,14 @@ public sealed class GranularityTests
             return Math.Max(1, problemSize >> (2 * splits));
         }
 
-        protected internal override IReadOnlyList<long> Split(long problem, int depth) => Enumerable.Repeat(problem / 4, 7).ToArray();
+        protected override IReadOnlyList<long> Split(long problem, int depth) => Enumerable.Repeat(problem / 4, 7).ToArray();
 
-        protected internal override long Execute(long problem, int depth)
+        protected override long Execute(long problem, int depth)
         {
             Interlocked.Increment(ref _executes);
             return 1;
         }
 
-        protected internal override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
     }
 }

@@ -146,6 +146,7 @@ public sealed class NonBlockingTests
     }
 
     /// <summary>A complete binary tree over a range of leaves: each leaf returns 1, so the result counts leaves.</summary>
+    /// <summary>A complete binary tree whose every node is a task (these tests count tasks and waits per node).</summary>
     internal static DivideAndConquer<IndexRange, long> CompleteBinaryTree(Action onExecute) =>
         DivideAndConquer.Create<IndexRange, long>(
             shouldSplit: (range, depth) => range.Length > 1,
@@ -155,5 +156,6 @@ public sealed class NonBlockingTests
                 onExecute();
                 return range.Length;
             },
-            merge: (counts, depth) => counts[0] + counts[1]);
+            merge: (counts, depth) => counts[0] + counts[1],
+            granularity: Granularity.EveryNodeATask);
 }

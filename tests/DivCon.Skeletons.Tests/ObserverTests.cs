@@ -81,7 +81,7 @@ public sealed class ObserverTests
         Assert.Equal(16, leaves);
         Assert.Equal(15, phases.TotalCount(DivideAndConquerPhase.Split));
         Assert.Equal(15, phases.TotalCount(DivideAndConquerPhase.Merge));
-        Assert.True(phases.TotalTicks(DivideAndConquerPhase.Split) > 0);
+        Assert.True(phases.TotalTime(DivideAndConquerPhase.Split) > TimeSpan.Zero);
     }
 
     [Fact]
@@ -131,7 +131,7 @@ public sealed class ObserverTests
         });
 
         Assert.Equal(8 * PerThread, phases.TotalCount(DivideAndConquerPhase.Execute));
-        Assert.Equal(2 * 8 * PerThread, phases.TotalTicks(DivideAndConquerPhase.Execute));
+        Assert.Equal(Ticks(2 * 8 * PerThread), phases.TotalTime(DivideAndConquerPhase.Execute));
         Assert.Equal(8 * PerThread, phases.TotalCount(DivideAndConquerPhase.Merge));
         Assert.Equal(4 * PerThread, phases.GetCount(DivideAndConquerPhase.Merge, 101));
         Assert.Equal(0, phases.TotalCount(DivideAndConquerPhase.Split));
@@ -152,19 +152,22 @@ public sealed class ObserverTests
 
         Assert.Equal(
             [
-                new PhaseLevelStatistics(DivideAndConquerPhase.Split, 0, 1, 5),
-                new PhaseLevelStatistics(DivideAndConquerPhase.Merge, 0, 1, 30),
-                new PhaseLevelStatistics(DivideAndConquerPhase.Execute, 1, 1, 10),
-                new PhaseLevelStatistics(DivideAndConquerPhase.Execute, 70, 1, 7),
+                new PhaseLevelStatistics(DivideAndConquerPhase.Split, 0, 1, Ticks(5)),
+                new PhaseLevelStatistics(DivideAndConquerPhase.Merge, 0, 1, Ticks(30)),
+                new PhaseLevelStatistics(DivideAndConquerPhase.Execute, 1, 1, Ticks(10)),
+                new PhaseLevelStatistics(DivideAndConquerPhase.Execute, 70, 1, Ticks(7)),
             ],
             phases.Snapshot());
-        Assert.Equal(7, phases.GetTotalTicks(DivideAndConquerPhase.Execute, 70));
+        Assert.Equal(Ticks(7), phases.GetTotalTime(DivideAndConquerPhase.Execute, 70));
         Assert.Equal(0, phases.GetCount(DivideAndConquerPhase.Execute, 500));
 
         phases.Reset();
 
         Assert.Empty(phases.Snapshot());
         Assert.Equal(-1, phases.MaxDepth);
-        Assert.Equal(0, phases.TotalTicks(DivideAndConquerPhase.Execute));
+        Assert.Equal(TimeSpan.Zero, phases.TotalTime(DivideAndConquerPhase.Execute));
     }
+
+    /// <summary>Stopwatch ticks as the aggregator reports them.</summary>
+    private static TimeSpan Ticks(long ticks) => System.Diagnostics.Stopwatch.GetElapsedTime(0, ticks);
 }

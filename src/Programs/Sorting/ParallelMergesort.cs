@@ -71,7 +71,7 @@ public sealed class ParallelMergesort : Mergesort
     }
 
     /// <inheritdoc/>
-    protected override ValueTask<IndexRange> MergeAsync(IReadOnlyList<IndexRange> subresults, int depth, CancellationToken cancellationToken)
+    protected override ValueTask<IndexRange> MergeAsync(IndexRange problem, IReadOnlyList<IndexRange> subresults, int depth, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(subresults);
         var (left, right) = (subresults[0], subresults[1]);
@@ -82,16 +82,16 @@ public sealed class ParallelMergesort : Mergesort
             return new ValueTask<IndexRange>(Merge(subresults, depth));
         }
 
-        var problem = new MergeProblem(BufferAt(depth + 1), left, right, BufferAt(depth), left.Start, leafSize);
+        var mergeProblem = new MergeProblem(BufferAt(depth + 1), left, right, BufferAt(depth), left.Start, leafSize);
         if (_engine == ExecutionEngine.ForkJoin)
         {
-            ForkJoinMerge(problem, _scheduler);
+            ForkJoinMerge(mergeProblem, _scheduler);
             return new ValueTask<IndexRange>(new IndexRange(left.Start, right.End));
         }
 
         // The nested run's result is the destination range it filled, which is this node's merged range.
         var options = DivideAndConquerOptions.Default with { Scheduler = _scheduler };
-        return new ValueTask<IndexRange>(ParallelMerge.Shared.RunAsync(problem, options, cancellationToken));
+        return new ValueTask<IndexRange>(ParallelMerge.Shared.RunAsync(mergeProblem, options, cancellationToken));
     }
 
     private static void ForkJoinMerge(MergeProblem problem, TaskScheduler scheduler)

@@ -8,9 +8,9 @@ namespace DivCon.Skeletons.Engines;
 /// <typeparam name="TResult">The program's result type.</typeparam>
 internal static class ContinuationEngine<TProblem, TResult>
 {
-    public static Task<TResult> Run(DivideAndConquer<TProblem, TResult> program, TProblem problem, DivideAndConquerOptions options, CancellationToken cancellationToken)
+    public static Task<TResult> Run(DivideAndConquer<TProblem, TResult> program, TProblem problem, DivideAndConquerOptions options, RunGranularity granularity, CancellationToken cancellationToken)
     {
-        var run = new RunContext<TProblem, TResult>(program, options, cancellationToken);
+        var run = new RunContext<TProblem, TResult>(program, options, granularity, cancellationToken);
         ContinuationNode<TProblem, TResult>.StartRoot(run, problem);
         return run.Task;
     }

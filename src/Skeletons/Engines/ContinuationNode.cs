@@ -3,8 +3,9 @@ using System.Diagnostics;
 namespace DivCon.Skeletons.Engines;
 
 /// <summary>
-/// One node of a continuation-engine run. It first runs as the node's task (should-split, then execute or split
-/// and spawn); if it split, the same object then collects its children's results and runs as the merge task.
+/// One node of a continuation-engine run. It first runs as the node's task (should-split, then execute, or split
+/// and spawn, or run its whole subtree inline when the run's granularity says so); if it spawned, the same object
+/// then collects its children's results and runs as the merge task.
 /// </summary>
 /// <typeparam name="TProblem">The program's problem type.</typeparam>
 /// <typeparam name="TResult">The program's result type.</typeparam>
@@ -12,7 +13,9 @@ namespace DivCon.Skeletons.Engines;
 /// Protocol: every node reports to its parent exactly once (with a result, or without one when the run stopped).
 /// A parent's <see cref="_pending"/> starts at its child count and is decremented once per report; the report
 /// that brings it to zero schedules the merge. Hence the root reports, and the run completes, only after every
-/// task of the run finished its user work: the run quiesces before its task completes.
+/// task of the run finished its user work: the run quiesces before its task completes. When the run learns costs
+/// (time-based granularity), every report also carries the reporting subtree's summed work in Stopwatch ticks,
+/// added to the parent's <see cref="_ticks"/> before the countdown (the same fence publishes both).
 /// Every place a task is queued on the run's scheduler (the root, each child, each merge, each resumption after an
 /// unfinished asynchronous split or merge) catches a refusal, fails the run with it, and reports on the refusing
 /// thread instead, so a refusal can never leave a parent waiting for a report.
@@ -33,8 +36,15 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private readonly int _indexInParent;
     private readonly int _depth;
 
-    // Cleared once consumed so that a big subproblem does not stay reachable for the rest of the run.
+    // Cleared once consumed (after the merge for an internal node, which receives it) so that a big subproblem does
+    // not stay reachable for the rest of the run.
     private TProblem _problem;
+
+    // The problem's size when the program reports sizes (set when the node splits), else -1.
+    private long _size = -1;
+
+    // Learning runs only: the node's own split time plus its children's summed work, in Stopwatch ticks.
+    private long _ticks;
 
     // Internal nodes only: one slot per child, written by the child, read by the merge.
     private TResult[]? _results;
@@ -81,38 +91,75 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        var problem = _problem;
-        _problem = default!;
-        bool split;
+        run.CountTaskNode();
+        // The run's granularity is current on this thread while the node calls the program (a granular program's
+        // should-split reads it); restored after, for whatever this thread runs next.
+        var previous = RunGranularity.Enter(run.Granularity);
         try
         {
-            split = _depth < run.MaxDepth && run.Program.ShouldSplit(problem, _depth);
+            Decide(run);
+        }
+        finally
+        {
+            RunGranularity.Restore(previous);
+        }
+    }
+
+    private void Decide(RunContext<TProblem, TResult> run)
+    {
+        var problem = _problem;
+        bool split;
+        bool inline = false;
+        try
+        {
+            split = _depth < run.MaxDepth && run.Program.InvokeShouldSplit(problem, _depth);
+            if (split)
+            {
+                run.CheckRecursionLimit(_depth);
+                _size = run.ReportsSizes ? run.Program.SizeOf(problem) : -1;
+                inline = run.Granularity.ShouldInline(_depth, _size);
+            }
         }
         catch (Exception e)
         {
+            _problem = default!;
             run.Fail(e);
             ReportNoResult();
             return;
         }
 
-        if (split)
+        if (!split)
         {
-            BeginSplit(problem);
+            _problem = default!;
+            ExecuteLeaf(problem);
+        }
+        else if (inline)
+        {
+            _problem = default!;
+            RunInline(problem);
         }
         else
         {
-            ExecuteLeaf(problem);
+            // _problem stays: the merge receives it.
+            BeginSplit(problem);
         }
     }
 
     private void ExecuteLeaf(TProblem problem)
     {
         var run = _run;
+        long size = run.Learns && run.ReportsSizes ? SizeOrFail(problem) : -1;
+        if (size < -1)
+        {
+            return;
+        }
+
+        long learning = run.StartLearning();
         long start = run.StartPhase();
         TResult result;
         try
         {
-            result = run.Program.Execute(problem, _depth);
+            result = run.Program.InvokeExecute(problem, _depth);
         }
         catch (Exception e)
         {
@@ -123,7 +170,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start))
         {
-            Report(result);
+            long ticks = run.Elapsed(learning);
+            if (run.Learns)
+            {
+                run.Granularity.Costs!.AddLeaf(size, ticks);
+                run.Granularity.Costs.AddSubtree(_depth, Math.Max(size, 1), ticks);
+            }
+
+            Report(result, ticks);
         }
         else
         {
@@ -131,14 +185,65 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
     }
 
+    /// <summary>The size of a leaf's problem, or -2 after failing the run when the program's GetSize threw.</summary>
+    private long SizeOrFail(TProblem problem)
+    {
+        try
+        {
+            return _run.Program.SizeOf(problem);
+        }
+        catch (Exception e)
+        {
+            _run.Fail(e);
+            ReportNoResult();
+            return -2;
+        }
+    }
+
+    /// <summary>Runs this node's whole subtree on this thread (serial elision), then reports like any node.</summary>
+    private void RunInline(TProblem problem)
+    {
+        var run = _run;
+        long nodes = 0;
+        long learning = run.StartLearning();
+        bool completed;
+        TResult result;
+        try
+        {
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, _size, ref nodes, out result);
+        }
+        catch (Exception e)
+        {
+            run.Fail(e);
+            completed = false;
+            result = default!;
+        }
+
+        run.CountInlineNodes(nodes);
+        if (!completed)
+        {
+            ReportNoResult();
+            return;
+        }
+
+        long ticks = run.Elapsed(learning);
+        if (run.Learns)
+        {
+            run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+        }
+
+        Report(result, ticks);
+    }
+
     private void BeginSplit(TProblem problem)
     {
         var run = _run;
+        long learning = run.StartLearning();
         long start = run.StartPhase();
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
         {
-            splitting = run.Program.SplitAsync(problem, _depth, run.Token);
+            splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
         }
         catch (Exception e)
         {
@@ -150,6 +255,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (splitting.IsCompletedSuccessfully)
         {
             var subproblems = splitting.Result;
+            _ticks = run.Elapsed(learning);
             if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
             {
                 SpawnChildren(subproblems);
@@ -190,12 +296,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         int count;
         try
         {
-            count = subproblems?.Count
-                ?? throw new InvalidOperationException($"Split returned null at depth {_depth}; it must return at least one subproblem.");
-            if (count == 0)
-            {
-                throw new InvalidOperationException($"Split returned no subproblems at depth {_depth}; it must return at least one (return false from ShouldSplit to execute a problem instead).");
-            }
+            count = run.CheckChildren(subproblems, _depth, _size);
         }
         catch (Exception e)
         {
@@ -248,17 +349,20 @@ internal sealed class ContinuationNode<TProblem, TResult>
         var run = _run;
         var results = _results!;
         _results = null;
+        var problem = _problem;
+        _problem = default!;
         if (run.ShouldStop())
         {
             ReportNoResult();
             return;
         }
 
+        long learning = run.StartLearning();
         long start = run.StartPhase();
         ValueTask<TResult> merging;
         try
         {
-            merging = run.Program.MergeAsync(results, _depth, run.Token);
+            merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
         }
         catch (Exception e)
         {
@@ -270,9 +374,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (merging.IsCompletedSuccessfully)
         {
             var result = merging.Result;
+            long ticks = run.Elapsed(learning);
             if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
             {
-                Report(result);
+                ReportMerged(result, ticks);
             }
             else
             {
@@ -296,7 +401,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
         else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
         {
-            Report(merging.Result);
+            ReportMerged(merging.Result, mergeTicks: 0);
         }
         else
         {
@@ -316,6 +421,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             // The scheduler refused the merge task: report upwards from here so that the run still completes.
             _run.Fail(e);
             _results = null;
+            _problem = default!;
             ReportNoResult();
         }
     }
@@ -330,8 +436,23 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ReportNoResult();
     }
 
-    /// <summary>Hands this node's result to its parent (or completes the run at the root).</summary>
-    private void Report(TResult result)
+    /// <summary>Records a merged node's summed work (learning runs), then reports its result.</summary>
+    private void ReportMerged(TResult result, long mergeTicks)
+    {
+        var run = _run;
+        long ticks = 0;
+        if (run.Learns)
+        {
+            // Volatile: the children's adds happened before their decrements, which happened before this merge task.
+            ticks = Volatile.Read(ref _ticks) + mergeTicks;
+            run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+        }
+
+        Report(result, ticks);
+    }
+
+    /// <summary>Hands this node's result (and, learning, its subtree's work) to its parent, or completes the run at the root.</summary>
+    private void Report(TResult result, long ticks)
     {
         var parent = _parent;
         if (parent is null)
@@ -341,6 +462,12 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         parent._results![_indexInParent] = result;
+        if (ticks != 0)
+        {
+            // Interlocked: siblings report concurrently; ordered before the decrement below (a full fence).
+            Interlocked.Add(ref parent._ticks, ticks);
+        }
+
         ReportToParent(parent);
     }
 

@@ -22,6 +22,10 @@ internal sealed class ForkJoinNode<TProblem, TResult>
     private readonly int _depth;
     private TProblem _problem;
 
+    // Learning runs only: the subtree's summed work in Stopwatch ticks, written by the node's task before it finishes
+    // and read by its parent after the wait for it returned (task completion orders the two).
+    private long _ticks;
+
     private ForkJoinNode(RunContext<TProblem, TResult> run, TProblem problem, int depth)
     {
         _run = run;
@@ -70,6 +74,10 @@ internal sealed class ForkJoinNode<TProblem, TResult>
     private TResult Process()
     {
         var run = _run;
+        run.CountTaskNode();
+        // The run's granularity is current on this thread while the node calls the program; restored after (a wait
+        // may inline another run's task on this thread).
+        var previous = RunGranularity.Enter(run.Granularity);
         try
         {
             var result = Solve(run);
@@ -87,6 +95,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         }
         finally
         {
+            RunGranularity.Restore(previous);
             run.ForkJoinTaskFinished();
         }
     }
@@ -101,16 +110,33 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         var problem = _problem;
         _problem = default!;
         var program = run.Program;
-        if (_depth >= run.MaxDepth || !program.ShouldSplit(problem, _depth))
+        if (_depth >= run.MaxDepth || !program.InvokeShouldSplit(problem, _depth))
         {
+            long leafSize = run.Learns && run.ReportsSizes ? program.SizeOf(problem) : -1;
+            long leafLearning = run.StartLearning();
             long executeStart = run.StartPhase();
-            var leafResult = program.Execute(problem, _depth);
+            var leafResult = program.InvokeExecute(problem, _depth);
             run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart);
+            if (run.Learns)
+            {
+                _ticks = run.Elapsed(leafLearning);
+                run.Granularity.Costs!.AddLeaf(leafSize, _ticks);
+                run.Granularity.Costs.AddSubtree(_depth, Math.Max(leafSize, 1), _ticks);
+            }
+
             return leafResult;
         }
 
+        run.CheckRecursionLimit(_depth);
+        long size = run.ReportsSizes ? program.SizeOf(problem) : -1;
+        if (run.Granularity.ShouldInline(_depth, size))
+        {
+            return SolveInline(run, problem, size);
+        }
+
+        long learning = run.StartLearning();
         long splitStart = run.StartPhase();
-        var splitting = program.SplitAsync(problem, _depth, run.Token);
+        var splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
         if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart))
@@ -118,14 +144,10 @@ internal sealed class ForkJoinNode<TProblem, TResult>
             return default!;
         }
 
-        int count = subproblems?.Count
-            ?? throw new InvalidOperationException($"Split returned null at depth {_depth}; it must return at least one subproblem.");
-        if (count == 0)
-        {
-            throw new InvalidOperationException($"Split returned no subproblems at depth {_depth}; it must return at least one (return false from ShouldSplit to execute a problem instead).");
-        }
-
+        long ownTicks = run.Elapsed(learning);
+        int count = run.CheckChildren(subproblems, _depth, size);
         var children = new Task<TResult>[count];
+        var nodes = run.Learns ? new ForkJoinNode<TProblem, TResult>[count] : null;
         for (int i = 0; i < count; i++)
         {
             if (run.ShouldStop())
@@ -134,7 +156,13 @@ internal sealed class ForkJoinNode<TProblem, TResult>
                 return default!;
             }
 
-            children[i] = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1).StartChild();
+            var child = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1);
+            if (nodes is not null)
+            {
+                nodes[i] = child;
+            }
+
+            children[i] = child.StartChild();
         }
 
         // Blocks this thread. Children never fault (their Process catches everything), so the waits only return or,
@@ -161,11 +189,49 @@ internal sealed class ForkJoinNode<TProblem, TResult>
             return default!;
         }
 
+        long mergeLearning = run.StartLearning();
         long mergeStart = run.StartPhase();
-        var merging = program.MergeAsync(subresults, _depth, run.Token);
+        var merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
         run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart);
+        if (nodes is not null)
+        {
+            long ticks = ownTicks + run.Elapsed(mergeLearning);
+            foreach (var node in nodes)
+            {
+                ticks += node._ticks;
+            }
+
+            _ticks = ticks;
+            run.Granularity.Costs!.AddSubtree(_depth, Math.Max(size, 1), ticks);
+        }
+
         return result;
+    }
+
+    /// <summary>Runs this node's whole subtree on this thread (serial elision); default when the run stopped.</summary>
+    private TResult SolveInline(RunContext<TProblem, TResult> run, TProblem problem, long size)
+    {
+        long nodes = 0;
+        long learning = run.StartLearning();
+        bool completed;
+        TResult result;
+        try
+        {
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, ref nodes, out result);
+        }
+        finally
+        {
+            run.CountInlineNodes(nodes);
+        }
+
+        if (completed && run.Learns)
+        {
+            _ticks = run.Elapsed(learning);
+            run.Granularity.Costs!.AddSubtree(_depth, Math.Max(size, 1), _ticks);
+        }
+
+        return completed ? result : default!;
     }
 
     /// <summary>

@@ -19,16 +19,23 @@ internal sealed class RunContext<TProblem, TResult>
     // null while the run goes on; then the first Exception or s_canceled. Written once by CompareExchange.
     private object? _stopReason;
 
+    // Observed runs only: nodes that ran as their own task, and nodes that ran inline in another node's task.
+    private long _taskNodes;
+    private long _inlineNodes;
+
     // Fork-join only: tasks of the run not yet finished, and the root's result.
     private int _outstandingTasks;
     private TResult _rootResult = default!;
 
-    public RunContext(DivideAndConquer<TProblem, TResult> program, DivideAndConquerOptions options, CancellationToken cancellationToken)
+    public RunContext(DivideAndConquer<TProblem, TResult> program, DivideAndConquerOptions options, RunGranularity granularity, CancellationToken cancellationToken)
     {
         Program = program;
         Scheduler = options.Scheduler;
         Observer = options.Observer;
         MaxDepth = options.MaxDepth ?? int.MaxValue;
+        RecursionLimit = options.RecursionLimit;
+        Granularity = granularity;
+        ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
     }
 
@@ -40,6 +47,18 @@ internal sealed class RunContext<TProblem, TResult>
 
     /// <summary>Nodes at this depth or deeper are never split (int.MaxValue when the options set no limit).</summary>
     public int MaxDepth { get; }
+
+    /// <summary>A node deeper than this that should split fails the run.</summary>
+    public int RecursionLimit { get; }
+
+    /// <summary>The run's resolved granularity: which nodes run inline, and what the run learns.</summary>
+    public RunGranularity Granularity { get; }
+
+    /// <summary>Whether the program reports sizes (a granular program).</summary>
+    public bool ReportsSizes { get; }
+
+    /// <summary>Whether task nodes time their work for the cost estimator (time-based granularity).</summary>
+    public bool Learns => Granularity.Costs is not null;
 
     public CancellationToken Token { get; }
 
@@ -88,6 +107,12 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Reads the clock only when someone observes the run.</summary>
     public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
 
+    /// <summary>Reads the clock only when the run learns costs (task nodes time their own work).</summary>
+    public long StartLearning() => Learns ? Stopwatch.GetTimestamp() : 0;
+
+    /// <summary>The ticks since <paramref name="start"/> (from <see cref="StartLearning"/>); 0 when the run does not learn.</summary>
+    public long Elapsed(long start) => Learns ? Stopwatch.GetTimestamp() - start : 0;
+
     /// <summary>
     /// Reports a finished phase to the observer, if any. Returns false (after failing the run) when the observer
     /// threw.
@@ -112,12 +137,80 @@ internal sealed class RunContext<TProblem, TResult>
         }
     }
 
+    /// <summary>Counts a node that ran as its own task (only when observed: the count is reported to the observer).</summary>
+    public void CountTaskNode()
+    {
+        if (Observer is not null)
+        {
+            // Interlocked: task nodes on many threads.
+            Interlocked.Increment(ref _taskNodes);
+        }
+    }
+
+    /// <summary>Counts the nodes of an inline subtree, once per subtree.</summary>
+    public void CountInlineNodes(long nodes)
+    {
+        if (Observer is not null && nodes > 0)
+        {
+            Interlocked.Add(ref _inlineNodes, nodes);
+        }
+    }
+
+    /// <summary>Fails unless a node at <paramref name="depth"/> may split (see <see cref="DivideAndConquerOptions.RecursionLimit"/>).</summary>
+    public void CheckRecursionLimit(int depth)
+    {
+        if (depth >= RecursionLimit)
+        {
+            throw new InvalidOperationException(
+                $"The recursion reached depth {depth} and should-split still says yes; the limit is {RecursionLimit} (DivideAndConquerOptions.RecursionLimit). A split that does not make its problems smaller recurses forever.");
+        }
+    }
+
+    /// <summary>
+    /// Fails when a program that reports sizes split a problem of <paramref name="parentSize"/> into a child that is not
+    /// smaller (a split that would recurse forever). Returns the number of children; fails on none.
+    /// </summary>
+    public int CheckChildren(IReadOnlyList<TProblem>? subproblems, int depth, long parentSize)
+    {
+        int count = subproblems?.Count
+            ?? throw new InvalidOperationException($"Split returned null at depth {depth}; it must return at least one subproblem.");
+        if (count == 0)
+        {
+            throw new InvalidOperationException($"Split returned no subproblems at depth {depth}; it must return at least one (return false from ShouldSplit to execute a problem instead).");
+        }
+
+        if (parentSize >= 0)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                long childSize = Program.SizeOf(subproblems![i]);
+                if (childSize >= parentSize)
+                {
+                    throw new InvalidOperationException(
+                        $"Split at depth {depth} returned child {i} of size {childSize} from a problem of size {parentSize}; every child must be smaller than its parent, or the recursion never ends.");
+                }
+            }
+        }
+
+        return count;
+    }
+
     /// <summary>
     /// Completes the run's task from its outcome. Called exactly once, after the last task of the run did its
     /// last piece of user work.
     /// </summary>
     public void Complete(TResult result)
     {
+        try
+        {
+            // Volatile: counts added by other tasks before the tree quiesced (each add is interlocked).
+            Observer?.OnNodesRun(Volatile.Read(ref _taskNodes), Volatile.Read(ref _inlineNodes));
+        }
+        catch (Exception e)
+        {
+            Fail(e);
+        }
+
         try
         {
             Program.NotifyRunCompleted();

@@ -26,13 +26,13 @@ public static class Workloads
 
     public sealed class SumProgram(int leafSize) : DivideAndConquer<IndexRange, long>
     {
-        protected internal override bool ShouldSplit(IndexRange problem, int depth) => problem.Length > leafSize;
+        protected override bool ShouldSplit(IndexRange problem, int depth) => problem.Length > leafSize;
 
-        protected internal override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
+        protected override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
 
-        protected internal override long Execute(IndexRange problem, int depth) => SequentialSum(problem);
+        protected override long Execute(IndexRange problem, int depth) => SequentialSum(problem);
 
-        protected internal override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
     }
 
     // ---------- The README's quicksort (three-way partition by LINQ, concatenate). ----------
@@ -71,17 +71,17 @@ public static class Workloads
 
     public sealed class QuicksortProgram(int leafSize) : DivideAndConquer<int[], int[]>
     {
-        protected internal override bool ShouldSplit(int[] problem, int depth) => problem.Length > leafSize && depth < 40;
+        protected override bool ShouldSplit(int[] problem, int depth) => problem.Length > leafSize && depth < 40;
 
-        protected internal override IReadOnlyList<int[]> Split(int[] problem, int depth)
+        protected override IReadOnlyList<int[]> Split(int[] problem, int depth)
         {
             int pivot = problem[problem.Length / 2];
             return [problem.Where(x => x < pivot).ToArray(), problem.Where(x => x == pivot).ToArray(), problem.Where(x => x > pivot).ToArray()];
         }
 
-        protected internal override int[] Execute(int[] problem, int depth) => SequentialSort(problem);
+        protected override int[] Execute(int[] problem, int depth) => SequentialSort(problem);
 
-        protected internal override int[] Merge(IReadOnlyList<int[]> subresults, int depth) => [.. subresults[0], .. subresults[1], .. subresults[2]];
+        protected override int[] Merge(IReadOnlyList<int[]> subresults, int depth) => [.. subresults[0], .. subresults[1], .. subresults[2]];
     }
 
     // ---------- An irregular tree: 1 to 4 children per node, leaves at any depth. ----------
@@ -139,12 +139,12 @@ public static class Workloads
 
     public sealed class IrregularProgram : DivideAndConquer<ulong, long>
     {
-        protected internal override bool ShouldSplit(ulong problem, int depth) => IrregularIsInternal(problem, depth);
+        protected override bool ShouldSplit(ulong problem, int depth) => IrregularIsInternal(problem, depth);
 
-        protected internal override IReadOnlyList<ulong> Split(ulong problem, int depth) => IrregularChildren(problem);
+        protected override IReadOnlyList<ulong> Split(ulong problem, int depth) => IrregularChildren(problem);
 
-        protected internal override long Execute(ulong problem, int depth) => IrregularLeaf(problem);
+        protected override long Execute(ulong problem, int depth) => IrregularLeaf(problem);
 
-        protected internal override long Merge(IReadOnlyList<long> subresults, int depth) => IrregularMerge(subresults);
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => IrregularMerge(subresults);
     }
 }

@@ -1,0 +1,341 @@
+using System.Collections.Concurrent;
+using BenchmarkDotNet.Attributes;
+using DivCon.Schedulers;
+using DivCon.Skeletons;
+
+namespace DivCon.Harness.Benchmarks;
+
+/// <summary>
+/// Granularity by time at a moderate grain: the sum of 2^24 ints split in halves down to 256-element leaves (2^16
+/// leaves of well under a microsecond each), written as four lambdas and run by DivCon under the default
+/// <see cref="Granularity.Automatic()"/> on its own schedulers and the thread pool, against the sequential loop (the
+/// baseline), a plain depth-first recursion of the same four functions, and the idiomatic TPL versions with the same
+/// leaves (<see cref="Parallel.Invoke(Action[])"/> recursion, <see cref="Task.Run(Func{Task})"/> + <c>await</c>
+/// recursion) or with TPL's own chunks (<see cref="Parallel.ForEach{TSource}(Partitioner{TSource}, Action{TSource})"/>
+/// over a range partitioner).
+/// </summary>
+/// <remarks>
+/// Goals on 2 cores: DivCon on its schedulers at most 0.55x the sequential loop and at most 0.6x the
+/// <c>Parallel.Invoke</c> recursion. Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*GranularityBenchmarks*'</c>.
+/// </remarks>
+[MemoryDiagnoser]
+#pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
+public class GranularityBenchmarks
+#pragma warning restore CA1001
+{
+    /// <summary>Elements summed.</summary>
+    public const int Length = 1 << 24;
+
+    /// <summary>Elements per leaf.</summary>
+    public const int LeafSize = 256;
+
+    private int[] _data = [];
+    private DivideAndConquer<IndexRange, long> _program = null!;
+    private WorkStealingTaskScheduler? _workStealing;
+    private AffinityTaskScheduler? _affinity;
+    private DivideAndConquerOptions _onWorkStealing = null!;
+    private DivideAndConquerOptions _onAffinity = null!;
+
+    /// <summary>Fills the data, builds the program and starts the schedulers once.</summary>
+    [GlobalSetup]
+    public void Setup()
+    {
+        _data = GranularityWorkloads.Data(Length);
+        _program = GranularityWorkloads.SumProgram(_data, LeafSize);
+        _workStealing = new WorkStealingTaskScheduler(2);
+        _affinity = new AffinityTaskScheduler(2);
+        _onWorkStealing = DivideAndConquerOptions.Default with { Scheduler = _workStealing };
+        _onAffinity = DivideAndConquerOptions.Default with { Scheduler = _affinity };
+    }
+
+    /// <summary>Stops the schedulers.</summary>
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _workStealing?.Dispose();
+        _affinity?.Dispose();
+    }
+
+    /// <summary>One loop over all the elements.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark(Baseline = true)]
+    public long SequentialLoop() => GranularityWorkloads.SumRange(_data, 0, _data.Length);
+
+    /// <summary>The program's four lambdas called by a plain depth-first recursion: no tasks, no skeleton.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long PlainRecursion() => GranularityWorkloads.Recurse(GranularityWorkloads.SumFunctions(_data, LeafSize), new IndexRange(0, _data.Length), 0);
+
+    /// <summary>DivCon on its work-stealing scheduler with 2 workers.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long DivConWorkStealing2() => _program.RunAsync(new IndexRange(0, _data.Length), _onWorkStealing).GetAwaiter().GetResult();
+
+    /// <summary>DivCon on its CPU-pinned scheduler with 2 workers.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long DivConAffinity2() => _program.RunAsync(new IndexRange(0, _data.Length), _onAffinity).GetAwaiter().GetResult();
+
+    /// <summary>DivCon on the .NET thread pool.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long DivConThreadPool() => _program.RunAsync(new IndexRange(0, _data.Length)).GetAwaiter().GetResult();
+
+    /// <summary>Halving recursion with <see cref="Parallel.Invoke(Action[])"/> at every node, the same leaves.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long ParallelInvokeRecursion() => InvokeSum(_data, 0, _data.Length);
+
+    /// <summary>Halving recursion with <see cref="Task.Run(Func{Task})"/> and <c>await</c> at every node, the same leaves.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long TaskRunAwaitRecursion() => TaskRunSum(_data, 0, _data.Length).GetAwaiter().GetResult();
+
+    /// <summary><see cref="Parallel.ForEach{TSource}(Partitioner{TSource}, Action{TSource})"/> over TPL's default range partitioner, with per-thread sums.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long ParallelForRangePartitioner()
+    {
+        long total = 0;
+        Parallel.ForEach(
+            Partitioner.Create(0, _data.Length),
+            () => 0L,
+            (range, _, local) => local + GranularityWorkloads.SumRange(_data, range.Item1, range.Item2),
+            local => Interlocked.Add(ref total, local));
+        return total;
+    }
+
+    private static long InvokeSum(int[] data, int start, int end)
+    {
+        if (end - start <= LeafSize)
+        {
+            return GranularityWorkloads.SumRange(data, start, end);
+        }
+
+        int middle = start + ((end - start) / 2);
+        long left = 0;
+        long right = 0;
+        Parallel.Invoke(() => left = InvokeSum(data, start, middle), () => right = InvokeSum(data, middle, end));
+        return left + right;
+    }
+
+    private static async Task<long> TaskRunSum(int[] data, int start, int end)
+    {
+        if (end - start <= LeafSize)
+        {
+            return GranularityWorkloads.SumRange(data, start, end);
+        }
+
+        int middle = start + ((end - start) / 2);
+        var left = Task.Run(() => TaskRunSum(data, start, middle));
+        long right = await TaskRunSum(data, middle, end).ConfigureAwait(false);
+        return await left.ConfigureAwait(false) + right;
+    }
+}
+
+/// <summary>
+/// Every node a potential task: the 2^24 sum with 16-element leaves, and fib(32) with <c>shouldSplit: n &gt; 1</c>
+/// (every call a node). The baseline is the same four lambdas called by a plain depth-first recursion; DivCon runs
+/// them under the default <see cref="Granularity.Automatic()"/>, which learns that small subtrees are cheaper than a
+/// task and runs them inline.
+/// </summary>
+/// <remarks>
+/// Goals: on 2 workers DivCon at most 0.6x the plain recursion; on 1 worker at most 1.15x. The idiomatic TPL
+/// recursions are left out here: with a task or an invoke per node they would create millions of tasks per run.
+/// Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*FineGranularityBenchmarks*'</c>.
+/// </remarks>
+[MemoryDiagnoser]
+#pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
+public class FineGranularityBenchmarks
+#pragma warning restore CA1001
+{
+    private int[] _data = [];
+    private Func<long> _plain = null!;
+    private Func<DivideAndConquerOptions, long> _divCon = null!;
+    private WorkStealingTaskScheduler? _oneWorker;
+    private WorkStealingTaskScheduler? _workStealing;
+    private AffinityTaskScheduler? _affinity;
+    private DivideAndConquerOptions _onOneWorker = null!;
+    private DivideAndConquerOptions _onWorkStealing = null!;
+    private DivideAndConquerOptions _onAffinity = null!;
+
+    /// <summary>The workload.</summary>
+    [ParamsAllValues]
+    public FineWorkload Workload { get; set; }
+
+    /// <summary>Builds the workload and starts the schedulers once.</summary>
+    [GlobalSetup]
+    public void Setup()
+    {
+        if (Workload == FineWorkload.Sum16)
+        {
+            _data = GranularityWorkloads.Data(GranularityBenchmarks.Length);
+            var functions = GranularityWorkloads.SumFunctions(_data, 16);
+            var program = GranularityWorkloads.SumProgram(_data, 16);
+            var root = new IndexRange(0, _data.Length);
+            _plain = () => GranularityWorkloads.Recurse(functions, root, 0);
+            _divCon = options => program.RunAsync(root, options).GetAwaiter().GetResult();
+        }
+        else
+        {
+            var functions = GranularityWorkloads.FibFunctions();
+            var program = GranularityWorkloads.FibProgram();
+            _plain = () => GranularityWorkloads.Recurse(functions, 32, 0);
+            _divCon = options => program.RunAsync(32, options).GetAwaiter().GetResult();
+        }
+
+        _oneWorker = new WorkStealingTaskScheduler(1);
+        _workStealing = new WorkStealingTaskScheduler(2);
+        _affinity = new AffinityTaskScheduler(2);
+        _onOneWorker = DivideAndConquerOptions.Default with { Scheduler = _oneWorker };
+        _onWorkStealing = DivideAndConquerOptions.Default with { Scheduler = _workStealing };
+        _onAffinity = DivideAndConquerOptions.Default with { Scheduler = _affinity };
+    }
+
+    /// <summary>Stops the schedulers.</summary>
+    [GlobalCleanup]
+    public void Cleanup()
+    {
+        _oneWorker?.Dispose();
+        _workStealing?.Dispose();
+        _affinity?.Dispose();
+    }
+
+    /// <summary>The four lambdas called by a plain depth-first recursion.</summary>
+    /// <returns>The result.</returns>
+    [Benchmark(Baseline = true)]
+    public long PlainRecursion() => _plain();
+
+    /// <summary>DivCon on its work-stealing scheduler with 1 worker.</summary>
+    /// <returns>The result.</returns>
+    [Benchmark]
+    public long DivConWorkStealing1() => _divCon(_onOneWorker);
+
+    /// <summary>DivCon on its work-stealing scheduler with 2 workers.</summary>
+    /// <returns>The result.</returns>
+    [Benchmark]
+    public long DivConWorkStealing2() => _divCon(_onWorkStealing);
+
+    /// <summary>DivCon on its CPU-pinned scheduler with 2 workers.</summary>
+    /// <returns>The result.</returns>
+    [Benchmark]
+    public long DivConAffinity2() => _divCon(_onAffinity);
+
+    /// <summary>DivCon on the .NET thread pool.</summary>
+    /// <returns>The result.</returns>
+    [Benchmark]
+    public long DivConThreadPool() => _divCon(DivideAndConquerOptions.Default);
+}
+
+/// <summary>The workloads of <see cref="FineGranularityBenchmarks"/>.</summary>
+public enum FineWorkload
+{
+    /// <summary>The 2^24 sum with 16-element leaves.</summary>
+    Sum16,
+
+    /// <summary>fib(32), every call a node.</summary>
+    Fib32,
+}
+
+/// <summary>The four user functions of the granularity benchmarks, and the plain recursion that calls them.</summary>
+public static class GranularityWorkloads
+{
+    /// <summary>Deterministic data: i mod 1024.</summary>
+    /// <param name="length">Elements.</param>
+    /// <returns>The array.</returns>
+    public static int[] Data(int length)
+    {
+        var data = new int[length];
+        for (int i = 0; i < data.Length; i++)
+        {
+            data[i] = i % 1024;
+        }
+
+        return data;
+    }
+
+    /// <summary>The sum of <c>data[start..end)</c>.</summary>
+    /// <param name="data">The data.</param>
+    /// <param name="start">First index.</param>
+    /// <param name="end">One past the last index.</param>
+    /// <returns>The sum.</returns>
+    public static long SumRange(int[] data, int start, int end)
+    {
+        long sum = 0;
+        for (int i = start; i < end; i++)
+        {
+            sum += data[i];
+        }
+
+        return sum;
+    }
+
+    /// <summary>The sum's four functions: halve down to <paramref name="leafSize"/> elements.</summary>
+    /// <param name="data">The data.</param>
+    /// <param name="leafSize">The largest leaf.</param>
+    /// <returns>The functions.</returns>
+    public static UserFunctions<IndexRange, long> SumFunctions(int[] data, int leafSize) => new(
+        (range, depth) => range.Length > leafSize,
+        (range, depth) => range.Split(2),
+        (range, depth) => SumRange(data, range.Start, range.End),
+        (sums, depth) => sums[0] + sums[1]);
+
+    /// <summary>fib's four functions: every call with n &gt; 1 splits into n-1 and n-2.</summary>
+    /// <returns>The functions.</returns>
+    public static UserFunctions<int, long> FibFunctions() => new(
+        (n, depth) => n > 1,
+        (n, depth) => [n - 1, n - 2],
+        (n, depth) => n,
+        (values, depth) => values[0] + values[1]);
+
+    /// <summary>The sum as a DivCon program (the default granularity).</summary>
+    /// <param name="data">The data.</param>
+    /// <param name="leafSize">The largest leaf.</param>
+    /// <returns>The program.</returns>
+    public static DivideAndConquer<IndexRange, long> SumProgram(int[] data, int leafSize) => Program(SumFunctions(data, leafSize));
+
+    /// <summary>fib as a DivCon program (the default granularity).</summary>
+    /// <returns>The program.</returns>
+    public static DivideAndConquer<int, long> FibProgram() => Program(FibFunctions());
+
+    /// <summary>The plain depth-first recursion of four functions: what the program means, with no tasks.</summary>
+    /// <typeparam name="TProblem">The problem type.</typeparam>
+    /// <typeparam name="TResult">The result type.</typeparam>
+    /// <param name="functions">The functions.</param>
+    /// <param name="problem">The problem.</param>
+    /// <param name="depth">Its depth.</param>
+    /// <returns>Its result.</returns>
+    public static TResult Recurse<TProblem, TResult>(UserFunctions<TProblem, TResult> functions, TProblem problem, int depth)
+    {
+        ArgumentNullException.ThrowIfNull(functions);
+        if (!functions.ShouldSplit(problem, depth))
+        {
+            return functions.Execute(problem, depth);
+        }
+
+        var subproblems = functions.Split(problem, depth);
+        var results = new TResult[subproblems.Count];
+        for (int i = 0; i < results.Length; i++)
+        {
+            results[i] = Recurse(functions, subproblems[i], depth + 1);
+        }
+
+        return functions.Merge(results, depth);
+    }
+
+    private static DivideAndConquer<TProblem, TResult> Program<TProblem, TResult>(UserFunctions<TProblem, TResult> functions) =>
+        DivideAndConquer.Create(functions.ShouldSplit, functions.Split, functions.Execute, functions.Merge);
+}
+
+/// <summary>Four user functions of a divide-and-conquer program.</summary>
+/// <typeparam name="TProblem">The problem type.</typeparam>
+/// <typeparam name="TResult">The result type.</typeparam>
+/// <param name="ShouldSplit">(problem, depth) =&gt; whether to split.</param>
+/// <param name="Split">(problem, depth) =&gt; subproblems.</param>
+/// <param name="Execute">(problem, depth) =&gt; result.</param>
+/// <param name="Merge">(subresults, depth) =&gt; result.</param>
+public sealed record UserFunctions<TProblem, TResult>(
+    Func<TProblem, int, bool> ShouldSplit,
+    Func<TProblem, int, IReadOnlyList<TProblem>> Split,
+    Func<TProblem, int, TResult> Execute,
+    Func<IReadOnlyList<TResult>, int, TResult> Merge);

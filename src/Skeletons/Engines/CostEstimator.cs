@@ -1,0 +1,157 @@
+namespace DivCon.Skeletons.Engines;
+
+/// <summary>
+/// What a run has learned about the cost of its subtrees and leaves, from its own measurements: one cell per depth
+/// (summed Stopwatch ticks and summed units, a unit being one unit of the program's size, or one subtree when the
+/// program reports no size), and the smallest execute cost per unit of size seen so far.
+/// </summary>
+/// <remarks>
+/// Samples come from task nodes (their subtree's summed work, reported when they finish) and from inline subtrees
+/// (one pair of timestamps around the whole subtree), never from single inline nodes, so the inline path reads the
+/// clock once per subtree. The two sums of a cell are updated with separate interlocked adds and read without a
+/// lock: a reader may see one sample's ticks without its units. That skews one prediction by one sample at most,
+/// which only moves a cut-off a little; it never breaks the run's correctness.
+/// </remarks>
+internal sealed class CostEstimator
+{
+    /// <summary>Depths with their own cell; deeper nodes share the last one.</summary>
+    public const int Depths = 64;
+
+    /// <summary>"No estimate": the caller treats the subtree as large.</summary>
+    public const long Unknown = long.MaxValue;
+
+    private readonly long[] _ticks = new long[Depths];
+    private readonly long[] _units = new long[Depths];
+
+    /// <summary>Leaves measured before <see cref="PredictLeaf"/> predicts: the first ones include JIT compilation.</summary>
+    public const int LeavesBeforePrediction = 4;
+
+    // The smallest execute ticks per unit of size seen, as double bits; +infinity until the first leaf.
+    private long _minimumLeafCostBits = BitConverter.DoubleToInt64Bits(double.PositiveInfinity);
+
+    // Leaves measured so far (saturates at LeavesBeforePrediction; only the threshold matters).
+    private int _leaves;
+
+    /// <summary>A sample counts for at most this many times the cell's current cost per unit.</summary>
+    public const int OutlierFactor = 4;
+
+    /// <summary>
+    /// Records that a subtree at <paramref name="depth"/> of <paramref name="units"/> units cost <paramref name="ticks"/>.
+    /// A sample above <see cref="OutlierFactor"/> times what the cell predicts counts as that much: wall-clock samples
+    /// include preemption (a time slice is milliseconds, far longer than the subtrees measured), and a mean would
+    /// otherwise follow the rare preempted sample and turn cheap subtrees back into tasks.
+    /// </summary>
+    public void AddSubtree(int depth, long units, long ticks)
+    {
+        int cell = Math.Min(depth, Depths - 1);
+        units = Math.Max(units, 1);
+        ticks = Math.Max(ticks, 1);
+        long seenUnits = Volatile.Read(ref _units[cell]);
+        if (seenUnits > 0)
+        {
+            double cap = (double)Volatile.Read(ref _ticks[cell]) / seenUnits * units * OutlierFactor;
+            ticks = (long)Math.Min(ticks, Math.Max(cap, 1));
+        }
+
+        // Interlocked: many workers report samples of the same depth at the same time.
+        Interlocked.Add(ref _ticks[cell], ticks);
+        Interlocked.Add(ref _units[cell], units);
+    }
+
+    /// <summary>Records that a leaf of <paramref name="size"/> units took <paramref name="ticks"/> to execute.</summary>
+    public void AddLeaf(long size, long ticks)
+    {
+        if (size <= 0)
+        {
+            return;
+        }
+
+        if (Volatile.Read(ref _leaves) < LeavesBeforePrediction)
+        {
+            // Interlocked: leaves finish on many workers at once.
+            Interlocked.Increment(ref _leaves);
+        }
+
+        double perUnit = (double)Math.Max(ticks, 1) / size;
+        long seen = Volatile.Read(ref _minimumLeafCostBits);
+        // CompareExchange loop: keep the minimum under concurrent updates.
+        while (perUnit < BitConverter.Int64BitsToDouble(seen))
+        {
+            long witnessed = Interlocked.CompareExchange(ref _minimumLeafCostBits, BitConverter.DoubleToInt64Bits(perUnit), seen);
+            if (witnessed == seen)
+            {
+                break;
+            }
+
+            seen = witnessed;
+        }
+    }
+
+    /// <summary>
+    /// The predicted execute ticks of a leaf of <paramref name="size"/> units (from the cheapest unit seen), or
+    /// <see cref="Unknown"/> until <see cref="LeavesBeforePrediction"/> leaves have been measured.
+    /// </summary>
+    public long PredictLeaf(long size)
+    {
+        if (Volatile.Read(ref _leaves) < LeavesBeforePrediction)
+        {
+            return Unknown;
+        }
+
+        double perUnit = BitConverter.Int64BitsToDouble(Volatile.Read(ref _minimumLeafCostBits));
+        return double.IsPositiveInfinity(perUnit) ? Unknown : Saturate(perUnit * size);
+    }
+
+    /// <summary>
+    /// The predicted ticks of the subtree at <paramref name="depth"/> whose size is <paramref name="size"/> (negative
+    /// when the program reports none), or <see cref="Unknown"/>. From the cell of that depth, else the nearest measured
+    /// depth: with a size, the cost per unit carries over; without, the subtree cost is scaled by 2 per level (a
+    /// binary tree's subtrees halve per level), an overestimate for more skewed trees, which errs towards tasks.
+    /// </summary>
+    public long PredictSubtree(int depth, long size)
+    {
+        int cell = Math.Min(depth, Depths - 1);
+        for (int distance = 0; distance < Depths; distance++)
+        {
+            // Deeper first: during the first descent the deeper levels are measured first.
+            int deeper = cell + distance;
+            if (deeper < Depths && Estimate(deeper, cell - deeper, size) is long below and not Unknown)
+            {
+                return below;
+            }
+
+            int shallower = cell - distance;
+            if (distance > 0 && shallower >= 0 && Estimate(shallower, cell - shallower, size) is long above and not Unknown)
+            {
+                return above;
+            }
+
+            if (deeper >= Depths && shallower < 0)
+            {
+                break;
+            }
+        }
+
+        return Unknown;
+    }
+
+    /// <summary>Predicts from one cell; <paramref name="levelsBelow"/> is how many levels the node lies below the cell (negative: above).</summary>
+    private long Estimate(int cell, int levelsBelow, long size)
+    {
+        long units = Volatile.Read(ref _units[cell]);
+        if (units == 0)
+        {
+            return Unknown;
+        }
+
+        double perUnit = (double)Volatile.Read(ref _ticks[cell]) / units;
+        if (size >= 0)
+        {
+            return Saturate(perUnit * Math.Max(size, 1));
+        }
+
+        return Saturate(Math.ScaleB(perUnit, -Math.Clamp(levelsBelow, -60, 60)));
+    }
+
+    private static long Saturate(double ticks) => ticks >= Unknown - 1 ? Unknown - 1 : (long)ticks;
+}

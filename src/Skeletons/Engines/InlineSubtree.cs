@@ -1,0 +1,131 @@
+using System.Runtime.CompilerServices;
+
+namespace DivCon.Skeletons.Engines;
+
+/// <summary>
+/// Serial elision: runs a subtree depth-first on the current thread with the program's own should-split, split,
+/// execute and merge, in the order a task run would call them, with no task and no allocation besides the program's
+/// own and the list of subresults each merge receives (which a plain recursion allocates too).
+/// </summary>
+/// <typeparam name="TProblem">The program's problem type.</typeparam>
+/// <typeparam name="TResult">The program's result type.</typeparam>
+/// <remarks>
+/// Each node checks the run's stop flag first, exactly as a task node does, so a failure elsewhere or a cancellation
+/// stops an inline subtree at its next node. An exception of the program propagates out of the recursion to the
+/// task that started it, which records it as the run's failure like any task node. The observer, when set, gets
+/// every phase of every inline node; without one the subtree reads the clock only around itself (in the caller).
+/// </remarks>
+internal static class InlineSubtree<TProblem, TResult>
+{
+    /// <summary>How often (in levels) the recursion checks that its thread has stack left.</summary>
+    private const int StackCheckMask = 31;
+
+    /// <summary>
+    /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
+    /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root.
+    /// </summary>
+    public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, int depth, long size, ref long nodes, out TResult result)
+    {
+        // A lambda program's functions are called directly, without the virtual call of the subclass model in front
+        // of each: the generic recursion is compiled once per struct, so neither form pays for the other.
+        if (run.Program is DelegateDivideAndConquer<TProblem, TResult> lambdas)
+        {
+            var functions = lambdas.Functions;
+            return TrySolveSplitting(run, in functions, problem, depth, size, ref nodes, out result);
+        }
+
+        var overrides = new ProgramFunctions<TProblem, TResult>(run.Program);
+        return TrySolveSplitting(run, in overrides, problem, depth, size, ref nodes, out result);
+    }
+
+    private static bool TrySolveSplitting<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, long size, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    {
+        result = default!;
+        if ((depth & StackCheckMask) == 0)
+        {
+            // Throws InsufficientExecutionStackException (which fails the run) instead of overflowing the stack.
+            RuntimeHelpers.EnsureSufficientExecutionStack();
+        }
+
+        if (depth >= run.RecursionLimit)
+        {
+            run.CheckRecursionLimit(depth);
+        }
+
+        // Without an observer the phases are called bare: this is the path serial elision is for.
+        bool observed = run.Observer is not null;
+        IReadOnlyList<TProblem> subproblems;
+        if (observed)
+        {
+            long start = run.StartPhase();
+            subproblems = functions.Split(problem, depth);
+            if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            subproblems = functions.Split(problem, depth);
+        }
+
+        int count = subproblems?.Count ?? 0;
+        if (count == 0 || size >= 0)
+        {
+            // The checks that can fail: no children, or (sizes known) a child that did not shrink.
+            count = run.CheckChildren(subproblems, depth, size);
+        }
+
+        var subresults = new TResult[count];
+        for (int i = 0; i < count; i++)
+        {
+            if (!TrySolve(run, in functions, subproblems![i], depth + 1, ref nodes, out subresults[i]))
+            {
+                return false;
+            }
+        }
+
+        if (run.ShouldStop())
+        {
+            return false;
+        }
+
+        if (!observed)
+        {
+            result = functions.Merge(problem, subresults, depth);
+            return true;
+        }
+
+        long mergeStart = run.StartPhase();
+        result = functions.Merge(problem, subresults, depth);
+        return run.EndPhase(DivideAndConquerPhase.Merge, depth, mergeStart);
+    }
+
+    /// <summary>Runs one node of an inline subtree (and its own subtree).</summary>
+    private static bool TrySolve<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    {
+        nodes++;
+        if (run.ShouldStop())
+        {
+            result = default!;
+            return false;
+        }
+
+        if (depth < run.MaxDepth && functions.ShouldSplit(problem, depth))
+        {
+            return TrySolveSplitting(run, in functions, problem, depth, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, ref nodes, out result);
+        }
+
+        if (run.Observer is null)
+        {
+            result = functions.Execute(problem, depth);
+            return true;
+        }
+
+        long start = run.StartPhase();
+        result = functions.Execute(problem, depth);
+        return run.EndPhase(DivideAndConquerPhase.Execute, depth, start);
+    }
+}
