@@ -11,7 +11,8 @@ namespace DivCon.Skeletons;
 /// interlocked additions). An exception thrown by the observer fails the run like an exception of the program.
 /// </para>
 /// <para>
-/// When no observer is set the engines do not read the clock at all.
+/// When no observer is set the engines do not read the clock at all. Node identities (see <see cref="ReportsNodes"/>)
+/// are numbered only for an observer that asks for them, so observers that do not pay nothing for them.
 /// </para>
 /// </remarks>
 public interface IDivideAndConquerObserver
@@ -25,4 +26,22 @@ public interface IDivideAndConquerObserver
     /// from the call until its <see cref="ValueTask{TResult}"/> completed.
     /// </param>
     void OnPhase(DivideAndConquerPhase phase, int depth, long elapsedTicks);
+
+    /// <summary>
+    /// Whether the engines should number the nodes of a run and call <see cref="OnNodePhase"/> after each
+    /// <see cref="OnPhase"/>. Read once per run, when the run starts. Default: <see langword="false"/> (no numbering,
+    /// no extra call), so existing observers are unaffected.
+    /// </summary>
+    bool ReportsNodes => false;
+
+    /// <summary>
+    /// Reports that one phase of one node finished, with the node's identity, its parent, when it started and on
+    /// which thread and CPU it ran: what is needed to rebuild the run's task tree (see
+    /// <see cref="Tracing.TaskTreeRecorder"/>). Called only when <see cref="ReportsNodes"/> is <see langword="true"/>,
+    /// right after <see cref="OnPhase"/> for the same phase, from the same thread; the same thread-safety rules apply.
+    /// </summary>
+    /// <param name="phaseEvent">The finished phase.</param>
+    void OnNodePhase(in NodePhaseEvent phaseEvent)
+    {
+    }
 }

@@ -39,6 +39,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private readonly int _indexInParent;
     private readonly int _depth;
 
+    // The node's number when the observer reports nodes (see RunContext.NewNodeId), otherwise -1.
+    private readonly int _id;
+
     // Cleared once consumed so that a big subproblem does not stay reachable for the rest of the run.
     private TProblem _problem;
 
@@ -55,7 +58,11 @@ internal sealed class ContinuationNode<TProblem, TResult>
         _indexInParent = indexInParent;
         _problem = problem;
         _depth = depth;
+        _id = run.NewNodeId();
     }
+
+    /// <summary>The parent's node number, or -1 for the root (or when nodes are not numbered).</summary>
+    private int ParentId => _parent?._id ?? -1;
 
     /// <summary>Starts the root task of a run; the run's task completes when the tree has finished.</summary>
     public static void StartRoot(RunContext<TProblem, TResult> run, TProblem problem)
@@ -127,7 +134,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start))
+        if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start, _id, ParentId, _indexInParent))
         {
             Report(result);
         }
@@ -156,7 +163,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (splitting.IsCompletedSuccessfully)
         {
             var subproblems = splitting.Result;
-            if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
+            if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
             {
                 SpawnChildren(subproblems);
             }
@@ -181,7 +188,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(splitting));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
+        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
         {
             SpawnChildren(splitting.Result);
         }
@@ -277,7 +284,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (merging.IsCompletedSuccessfully)
         {
             var result = merging.Result;
-            if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
+            if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
             {
                 Report(result);
             }
@@ -301,7 +308,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(merging));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
+        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
         {
             Report(merging.Result);
         }

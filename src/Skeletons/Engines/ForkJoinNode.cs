@@ -20,13 +20,21 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly int _depth;
+
+    // Node numbers when the observer reports nodes (see RunContext.NewNodeId), otherwise -1.
+    private readonly int _id;
+    private readonly int _parentId;
+    private readonly int _indexInParent;
     private TProblem _problem;
 
-    private ForkJoinNode(RunContext<TProblem, TResult> run, TProblem problem, int depth)
+    private ForkJoinNode(RunContext<TProblem, TResult> run, TProblem problem, int depth, int parentId = -1, int indexInParent = 0)
     {
         _run = run;
         _problem = problem;
         _depth = depth;
+        _parentId = parentId;
+        _indexInParent = indexInParent;
+        _id = run.NewNodeId();
     }
 
     /// <summary>Starts the root task of a run.</summary>
@@ -105,7 +113,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         {
             long executeStart = run.StartPhase();
             var leafResult = program.Execute(problem, _depth);
-            run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart);
+            run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart, _id, _parentId, _indexInParent);
             return leafResult;
         }
 
@@ -113,7 +121,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         var splitting = program.SplitAsync(problem, _depth, run.Token);
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
-        if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart))
+        if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart, _id, _parentId, _indexInParent))
         {
             return default!;
         }
@@ -134,7 +142,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
                 return default!;
             }
 
-            children[i] = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1).StartChild();
+            children[i] = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1, _id, i).StartChild();
         }
 
         // Blocks this thread. Children never fault (their Process catches everything), so the waits only return or,
@@ -164,7 +172,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long mergeStart = run.StartPhase();
         var merging = program.MergeAsync(subresults, _depth, run.Token);
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
-        run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart);
+        run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart, _id, _parentId, _indexInParent);
         return result;
     }
 
