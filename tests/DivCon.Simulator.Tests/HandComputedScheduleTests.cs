@@ -70,6 +70,23 @@ public sealed class HandComputedScheduleTests
         }
     }
 
+    [Theory]
+    [InlineData(SimulatedScheme.Shared)]
+    [InlineData(SimulatedScheme.Default)]
+    [InlineData(SimulatedScheme.OversubscribedFree)]
+    public void Two_wide_programs_sharing_four_cores_each_take_twice_as_long(SimulatedScheme scheme)
+    {
+        // Each program alone: four 10 ms leaves on four cores, 10 ms. Together, eight leaves on four cores: every
+        // run of both takes 20 ms (both start at once and restart together).
+        var graph = TaskGraph.FromTree(TaskTree.FromShape(branching: 4, depth: 1, execute: 10 * Ms));
+        var simulator = new WorkloadSimulator(Free(4));
+        Assert.Equal(TimeSpan.FromMilliseconds(10), simulator.RunIsolated(new SimulatedProgram("a", graph)).Single());
+        var test = simulator.RunCyclic([new SimulatedProgram("a", graph), new SimulatedProgram("b", graph)], scheme, TimeSpan.FromMilliseconds(100));
+
+        Assert.All(test.Runs, r => Assert.Equal(TimeSpan.FromMilliseconds(20), r.End - r.Start));
+        Assert.Equal(10, test.Runs.Count(r => r.Counted));
+    }
+
     [Fact]
     public void Two_single_task_programs_time_share_one_pinned_core()
     {

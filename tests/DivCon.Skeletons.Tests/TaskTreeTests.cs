@@ -127,6 +127,20 @@ public sealed class TaskTreeTests
     }
 
     [Fact]
+    public void Median_takes_each_nodes_middle_duration_and_rejects_other_shapes()
+    {
+        var a = TaskTree.FromChildCounts([2, 0, 0], i => 10, i => 1);
+        var b = TaskTree.FromChildCounts([2, 0, 0], i => i == 1 ? 9_000 : 12, i => 3);
+        var c = TaskTree.FromChildCounts([2, 0, 0], i => 11, i => 2);
+
+        var median = TaskTree.Median([a, b, c]);
+
+        Assert.Equal([11L, 11L, 11L], median.Nodes.Select(n => n.Work));
+        Assert.Equal(2, median.Nodes[0].MergeWork);
+        Assert.Throws<ArgumentException>(() => TaskTree.Median([a, TaskTree.FromChildCounts([3, 0, 0, 0], _ => 1, _ => 1)]));
+    }
+
+    [Fact]
     public void Invalid_shape_is_rejected_with_the_node()
     {
         var error = Assert.Throws<ArgumentException>(() => TaskTree.FromChildCounts([2, 0], _ => 1, _ => 1));

@@ -67,6 +67,59 @@ public sealed class TaskTree
     public string? Property(string key) => Properties.TryGetValue(key, out string? value) ? value : null;
 
     /// <summary>
+    /// Combines recordings of the same run repeated: every node's split / execute and merge durations become their
+    /// median over <paramref name="trees"/>, which removes one-off outliers (a preempted leaf, a collection pause).
+    /// Starts, workers and properties are those of the first tree.
+    /// </summary>
+    /// <param name="trees">Trees of identical shape (same breadth-first child counts), at least one.</param>
+    /// <returns>The combined tree.</returns>
+    /// <exception cref="ArgumentException">No trees, or their shapes differ (the message names the first difference).</exception>
+    public static TaskTree Median(IReadOnlyList<TaskTree> trees)
+    {
+        ArgumentNullException.ThrowIfNull(trees);
+        if (trees.Count == 0)
+        {
+            throw new ArgumentException("At least one tree is needed.", nameof(trees));
+        }
+
+        var first = trees[0]._nodes;
+        foreach (var other in trees.Skip(1))
+        {
+            if (other._nodes.Length != first.Length)
+            {
+                throw new ArgumentException($"The trees differ in shape: {first.Length} and {other._nodes.Length} nodes.", nameof(trees));
+            }
+
+            for (int i = 0; i < first.Length; i++)
+            {
+                if (other._nodes[i].ChildCount != first[i].ChildCount)
+                {
+                    throw new ArgumentException($"The trees differ in shape at node {i}.", nameof(trees));
+                }
+            }
+        }
+
+        var nodes = new TaskTreeNode[first.Length];
+        var work = new long[trees.Count];
+        var merge = new long[trees.Count];
+        for (int i = 0; i < nodes.Length; i++)
+        {
+            for (int t = 0; t < trees.Count; t++)
+            {
+                work[t] = trees[t]._nodes[i].Work;
+                merge[t] = trees[t]._nodes[i].MergeWork;
+            }
+
+            Array.Sort(work);
+            Array.Sort(merge);
+            // The lower median for an even count: a real recorded value, never an average of two.
+            nodes[i] = first[i] with { Work = work[(work.Length - 1) / 2], MergeWork = merge[(merge.Length - 1) / 2] };
+        }
+
+        return new TaskTree(nodes, trees[0].Properties);
+    }
+
+    /// <summary>
     /// A synthetic tree: every internal node splits into <paramref name="branching"/> children down to
     /// <paramref name="depth"/>, with the given phase durations (all on worker 0, started back to back as one worker
     /// would run them depth-first). For tests and analytic models.
