@@ -60,9 +60,16 @@ public sealed record SimulationOptions
 
     /// <summary>
     /// Coarsening for speed: subtrees whose total work is at most this much are simulated as one leaf of that
-    /// duration (zero: off). Changes results only for subtrees finer than the threshold.
+    /// duration (zero: off). Changes results only for subtrees finer than the threshold. Applied by callers that
+    /// build graphs from trees (<see cref="TaskGraph.FromTree"/>), as the harness does.
     /// </summary>
     public TimeSpan CoarsenBelow { get; init; } = TimeSpan.Zero;
+
+    /// <summary>
+    /// Flattening for speed: internal nodes whose split plus merge take at most this many ns are dissolved into their
+    /// parent (see <see cref="TaskGraph.FromTree"/>); 0: off. Applied by callers that build graphs from trees.
+    /// </summary>
+    public long FlattenBelowNs { get; init; }
 
     /// <summary>Alone runs per program for C_SP (each with its own random stream).</summary>
     public int IsolatedRuns { get; init; } = 3;
@@ -79,6 +86,7 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfNegative(MoveOverheadNs, nameof(MoveOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
+        ArgumentOutOfRangeException.ThrowIfNegative(FlattenBelowNs, nameof(FlattenBelowNs));
         if (RebalanceInterval <= TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(RebalanceInterval), RebalanceInterval, "The rebalance interval must be positive.");

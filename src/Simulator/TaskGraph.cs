@@ -56,17 +56,26 @@ public sealed class TaskGraph
     public long TotalWork { get; }
 
     /// <summary>
-    /// The graph of a recorded tree; subtrees whose total work is at most <paramref name="coarsenBelowNs"/> become
-    /// one leaf with that work (0: keep every node).
+    /// The graph of a recorded tree, optionally made cheaper to simulate: subtrees whose total work is at most
+    /// <paramref name="coarsenBelowNs"/> become one leaf with that work, and internal nodes (not the root) whose split
+    /// plus merge take at most <paramref name="flattenBelowNs"/> are dissolved into their parent, whose children they
+    /// then adopt and whose split and merge absorb their work. Both keep the total work; 0 turns either off.
     /// </summary>
     /// <param name="tree">The tree.</param>
     /// <param name="coarsenBelowNs">Coarsening threshold, ns (at least 0).</param>
+    /// <param name="flattenBelowNs">Flattening threshold, ns (at least 0).</param>
     /// <returns>The graph.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="coarsenBelowNs"/> is negative.</exception>
-    public static TaskGraph FromTree(TaskTree tree, long coarsenBelowNs = 0)
+    /// <exception cref="ArgumentOutOfRangeException">A threshold is negative.</exception>
+    /// <remarks>
+    /// Flattening trades fidelity for speed: a binary tree of trivial splits becomes one wide fan-out, so thieves
+    /// take single leaves from the owner's deque instead of halves of the tree (more, smaller steals). It suits
+    /// programs like sum of squares whose splits and merges are a few hundred nanoseconds.
+    /// </remarks>
+    public static TaskGraph FromTree(TaskTree tree, long coarsenBelowNs = 0, long flattenBelowNs = 0)
     {
         ArgumentNullException.ThrowIfNull(tree);
         ArgumentOutOfRangeException.ThrowIfNegative(coarsenBelowNs);
+        ArgumentOutOfRangeException.ThrowIfNegative(flattenBelowNs);
         var nodes = tree.Nodes;
         int n = nodes.Count;
         // Subtree work, bottom-up: breadth-first order puts every child after its parent.
@@ -80,26 +89,71 @@ public sealed class TaskGraph
             }
         }
 
-        // Marks, top-down: 0 root, -2 kept, -1 removed (below a collapsed node). A kept internal node whose subtree
-        // is small enough is collapsed: its children are removed and Build gives it the subtree's work.
-        var marks = new int[n];
-        Array.Fill(marks, -1);
-        marks[0] = 0;
-        for (int i = 0; i < n; i++)
+        bool Collapsed(int i) => !nodes[i].IsLeaf && coarsenBelowNs > 0 && subtree[i] <= coarsenBelowNs;
+        bool Dissolved(int i) => i != 0 && !nodes[i].IsLeaf && !Collapsed(i) && flattenBelowNs > 0 && nodes[i].Work + nodes[i].MergeWork <= flattenBelowNs;
+
+        // Breadth-first over the simplified tree: each kept node's children are its original children, with
+        // dissolved ones replaced (recursively, in order) by their own children.
+        var order = new List<int> { 0 };
+        var parent = new List<int> { -1 };
+        var work = new List<long>();
+        var merge = new List<long>();
+        var childCount = new List<int>();
+        var firstChild = new List<int>();
+        var children = new List<int>();
+        for (int k = 0; k < order.Count; k++)
         {
+            int i = order[k];
             var node = nodes[i];
-            if (marks[i] == -1 || node.IsLeaf || (coarsenBelowNs > 0 && subtree[i] <= coarsenBelowNs))
+            if (node.IsLeaf || Collapsed(i))
             {
+                work.Add(node.IsLeaf ? node.Work : subtree[i]);
+                merge.Add(0);
+                childCount.Add(0);
+                firstChild.Add(-1);
                 continue;
             }
 
-            for (int c = node.FirstChild; c < node.FirstChild + node.ChildCount; c++)
+            long split = node.Work;
+            long join = node.MergeWork;
+            children.Clear();
+            Expand(i, ref split, ref join);
+            work.Add(split);
+            merge.Add(join);
+            childCount.Add(children.Count);
+            firstChild.Add(order.Count);
+            foreach (int c in children)
             {
-                marks[c] = -2;
+                order.Add(c);
+                parent.Add(k);
             }
         }
 
-        return Build(nodes, marks);
+        int count = order.Count;
+        return new TaskGraph(
+            [.. parent],
+            [.. firstChild.Select(f => f < 0 ? count : f)],
+            [.. childCount],
+            [.. work],
+            [.. merge]);
+
+        void Expand(int i, ref long split, ref long join)
+        {
+            var node = nodes[i];
+            for (int c = node.FirstChild; c < node.FirstChild + node.ChildCount; c++)
+            {
+                if (Dissolved(c))
+                {
+                    split += nodes[c].Work;
+                    join += nodes[c].MergeWork;
+                    Expand(c, ref split, ref join);
+                }
+                else
+                {
+                    children.Add(c);
+                }
+            }
+        }
     }
 
     /// <summary>A graph from explicit arrays (tests and synthetic models).</summary>
@@ -119,61 +173,5 @@ public sealed class TaskGraph
 
         var tree = TaskTree.FromChildCounts(childCounts, i => work[i], i => merge[i]);
         return FromTree(tree);
-    }
-
-    private static TaskGraph Build(IReadOnlyList<TaskTreeNode> nodes, int[] keepMarks)
-    {
-        // keepMarks: 0 for the root, -2 for kept non-root nodes, -1 for removed ones. Breadth-first order of the
-        // original tree restricted to kept nodes is a breadth-first order of the coarsened tree.
-        int n = nodes.Count;
-        var newIndex = new int[n];
-        int count = 0;
-        for (int i = 0; i < n; i++)
-        {
-            newIndex[i] = keepMarks[i] == -1 ? -1 : count++;
-        }
-
-        var parent = new int[count];
-        var firstChild = new int[count];
-        var childCount = new int[count];
-        var work = new long[count];
-        var merge = new long[count];
-        var subtree = new long[n];
-        for (int i = n - 1; i >= 0; i--)
-        {
-            subtree[i] += nodes[i].Work + nodes[i].MergeWork;
-            if (nodes[i].Parent >= 0)
-            {
-                subtree[nodes[i].Parent] += subtree[i];
-            }
-        }
-
-        for (int i = 0; i < n; i++)
-        {
-            int k = newIndex[i];
-            if (k < 0)
-            {
-                continue;
-            }
-
-            var node = nodes[i];
-            parent[k] = node.Parent < 0 ? -1 : newIndex[node.Parent];
-            bool keepsChildren = !node.IsLeaf && newIndex[node.FirstChild] >= 0;
-            if (keepsChildren)
-            {
-                work[k] = node.Work;
-                merge[k] = node.MergeWork;
-                firstChild[k] = newIndex[node.FirstChild];
-                childCount[k] = node.ChildCount;
-            }
-            else
-            {
-                // A leaf, or a collapsed subtree: one task with the whole subtree's work.
-                work[k] = node.IsLeaf ? node.Work : subtree[i];
-                firstChild[k] = count;
-            }
-        }
-
-        return new TaskGraph(parent, firstChild, childCount, work, merge);
     }
 }

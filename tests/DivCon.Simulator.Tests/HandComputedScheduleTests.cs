@@ -132,4 +132,19 @@ public sealed class HandComputedScheduleTests
         Assert.Equal(7, coarse.NodeCount);
         Assert.Equal(full.TotalWork, coarse.TotalWork);
     }
+
+    [Fact]
+    public void Flattening_dissolves_trivial_internal_nodes_into_a_fan_out()
+    {
+        // Splits and merges of 100 ns under a 10 ms-leaf binary tree: flattening at 1 us leaves the root with all
+        // eight leaves as children; the work stays the same; the schedule on eight cores is split + leaf + merge
+        // plus the dissolved nodes' work, now done by the root.
+        var tree = TaskTree.FromShape(branching: 2, depth: 3, execute: 10 * Ms, split: 100, merge: 100);
+        var flat = TaskGraph.FromTree(tree, flattenBelowNs: 1_000);
+
+        Assert.Equal(9, flat.NodeCount);
+        Assert.Equal(TaskGraph.FromTree(tree).TotalWork, flat.TotalWork);
+        var time = new WorkloadSimulator(Free(8)).RunIsolated(new SimulatedProgram("flat", flat)).Single();
+        Assert.Equal(TimeSpan.FromTicks(((10 * Ms) + (7 * 100) + (7 * 100)) / 100), time);
+    }
 }

@@ -142,7 +142,7 @@ public static class SimulatedExperiments
             table.AddRow("lending / standby handover", $"{options.Lending} / {options.StandbyHandover}");
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
             table.AddRow("work inflation", options.Inflation.ToString());
-            table.AddRow("coarsening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us"));
+            table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
             table.AddRow("isolated runs per program", options.IsolatedRuns.ToString(CultureInfo.InvariantCulture));
             table.WriteTo(w);
             w.WriteLine();

@@ -59,9 +59,10 @@ public static class SimulateCommand
         extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
         var inflation = new Option<string?>("--inflation") { Description = "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]", HelpName = "alpha[,knee]" };
         var coarsen = new Option<double>("--coarsen-us") { Description = "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", DefaultValueFactory = _ => 0 };
+        var flatten = new Option<long>("--flatten-ns") { Description = "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", DefaultValueFactory = _ => 0 };
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, standby, noLending, extraThreads, inflation, coarsen,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, standby, noLending, extraThreads, inflation, coarsen, flatten,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -77,6 +78,7 @@ public static class SimulateCommand
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
                 Inflation = ParseInflation(parse.GetValue(inflation)),
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
+                FlattenBelowNs = parse.GetValue(flatten),
             };
             WorkloadSimulator simulator;
             try
@@ -93,7 +95,7 @@ public static class SimulateCommand
             string[] programNames = [.. (parse.GetValue(programs) ?? []).Select(p => ProgramCatalog.TryFind(p, out var d) ? d!.Name : p)];
             SimulatedScheme[] schemeList = [.. (parse.GetValue(schemes) ?? []).Select(SimulatedSchemes.Parse)];
             var traces = programNames
-                .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100))
+                .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs))
                 .ToList();
             var labels = traces.Select(t => (t.Program.Name, t.Path, Describe(t.Tree))).ToList();
             TimeSpan limit = TimeSpan.FromSeconds(parse.GetValue(duration));
