@@ -8,6 +8,8 @@ namespace DivCon.Simulator;
 /// isolated runs (C_SP) and speedup tables. Deterministic: the same options (seed included) and inputs give the
 /// same results.
 /// </summary>
+/// <remarks>Thread-safe: each call simulates on its own state, so several schemes may be simulated in parallel; the
+/// only shared state is the cache of alone times, behind a lock.</remarks>
 /// <example>
 /// <code>
 /// var simulator = new WorkloadSimulator(new SimulationOptions { Cores = 64 });
@@ -17,7 +19,9 @@ namespace DivCon.Simulator;
 /// </example>
 public sealed class WorkloadSimulator
 {
+    // Alone times by (graph, cores), shared by concurrent RunCyclic calls: every access holds the lock.
     private readonly Dictionary<(TaskGraph Graph, int Cores), TimeSpan> _aloneTimes = [];
+    private readonly Lock _aloneGate = new();
 
     /// <summary>Creates a simulator.</summary>
     /// <param name="options">The machine and costs.</param>
@@ -119,10 +123,20 @@ public sealed class WorkloadSimulator
 
     private double AloneSeconds(SimulatedProgram program, int cores, CancellationToken cancellationToken)
     {
-        if (!_aloneTimes.TryGetValue((program.Graph, cores), out TimeSpan time))
+        TimeSpan time;
+        lock (_aloneGate)
         {
-            var runs = RunIsolated(program, cores, cancellationToken);
-            time = TimeSpan.FromTicks((long)runs.Average(r => r.Ticks));
+            if (_aloneTimes.TryGetValue((program.Graph, cores), out time))
+            {
+                return Math.Max(time.TotalSeconds, 1e-9);
+            }
+        }
+
+        // Computed outside the lock (two threads may both compute it; the results are identical).
+        var runs = RunIsolated(program, cores, cancellationToken);
+        time = TimeSpan.FromTicks((long)runs.Average(r => r.Ticks));
+        lock (_aloneGate)
+        {
             _aloneTimes[(program.Graph, cores)] = time;
         }
 

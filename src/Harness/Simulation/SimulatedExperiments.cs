@@ -25,7 +25,7 @@ public static class SimulatedExperiments
     /// <param name="workload">Workload name (the report's titles add "simulated, N cores").</param>
     /// <param name="context">Output and progress.</param>
     /// <param name="cancellationToken">Stops the simulation.</param>
-    /// <returns>The result, with the wall-clock seconds each scheme's simulation took.</returns>
+    /// <returns>The result, with the wall-clock seconds each scheme's simulation took (schemes run in parallel, one per CPU).</returns>
     public static (CyclicExperimentResult Result, IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)> Costs) RunCyclic(
         WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<SimulatedScheme> schemes, TimeSpan timeLimit,
         string workload, ExperimentContext context, CancellationToken cancellationToken)
@@ -51,14 +51,24 @@ public static class SimulatedExperiments
         var incomplete = new List<IncompleteScheme>();
         var costs = new List<(string, double, SimulationCounters)>();
         string[] names = [.. programs.Select(p => p.Name)];
-        foreach (var scheme in schemes)
+        // Schemes are independent simulations: run them on all CPUs at once (each is single-threaded and
+        // deterministic, so the results do not depend on the parallelism), then assemble them in scheme order.
+        var simulated = new SimulatedCyclicTest[schemes.Count];
+        var wall = new double[schemes.Count];
+        Parallel.For(0, schemes.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, i =>
         {
-            string phase = $"simulated {scheme.Name()}";
+            string phase = $"simulated {schemes[i].Name()}";
             context.Progress.BeginPhase(phase, timeLimit.TotalSeconds);
             long start = Stopwatch.GetTimestamp();
-            SimulatedCyclicTest test = simulator.RunCyclic(programs, scheme, timeLimit, new SynchronousProgress(context, phase, timeLimit), cancellationToken);
-            costs.Add((scheme.Name(), Stopwatch.GetElapsedTime(start).TotalSeconds, test.Counters));
+            simulated[i] = simulator.RunCyclic(programs, schemes[i], timeLimit, new SynchronousProgress(context, phase, timeLimit), cancellationToken);
+            wall[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
             context.Progress.EndPhase(phase);
+        });
+        for (int i = 0; i < schemes.Count; i++)
+        {
+            var scheme = schemes[i];
+            SimulatedCyclicTest test = simulated[i];
+            costs.Add((scheme.Name(), wall[i], test.Counters));
             var result = new CyclicTestResult(names, [.. test.Runs.Select(r => new RunRecord(r.Program, r.RunIndex, r.Start, r.End, r.Counted))], test.TimeLimit, test.Elapsed);
             tests.Add((scheme.Name(), result));
             string[] starved = [.. names.Where(p => result.CountedSeconds(p).Count == 0)];
@@ -119,9 +129,10 @@ public static class SimulatedExperiments
     /// <param name="options">The simulator's options.</param>
     /// <param name="traces">Program name and trace file per program.</param>
     /// <param name="costs">Wall-clock cost per scheme, if any.</param>
+    /// <param name="totalWallSeconds">Wall-clock time of the whole simulation (isolated runs and every scheme), if known.</param>
     /// <returns>The file's path.</returns>
     public static string WriteLabel(ResultsFolder folder, SimulationOptions options, IReadOnlyList<(string Program, string Path, string Details)> traces,
-        IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)>? costs = null)
+        IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)>? costs = null, double? totalWallSeconds = null)
     {
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(options);
@@ -163,6 +174,13 @@ public static class SimulatedExperiments
                 }
 
                 cost.WriteTo(w);
+            }
+
+            if (totalWallSeconds is { } total)
+            {
+                w.WriteLine();
+                w.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"Whole simulation: {total:0.00} s wall on {Environment.ProcessorCount} CPUs (schemes in parallel; the machine's load at the time is not recorded)."));
             }
         });
 

@@ -144,15 +144,17 @@ public static class SimulateCommand
         TimeSpan limit, string workload, SimulationOptions options, IReadOnlyList<(string, string, string)> labels, CancellationToken cancellationToken) =>
         await ExperimentOutput.RunAsync(host, outRoot, folder, options.Cores, (context, _) =>
         {
+            long start = System.Diagnostics.Stopwatch.GetTimestamp();
             var (result, costs) = SimulatedExperiments.RunCyclic(simulator, programs, schemes, limit, workload, context, cancellationToken);
-            SimulatedExperiments.WriteLabel(context.Output, options, labels, costs);
-            return Task.FromResult((result, costs));
+            double total = System.Diagnostics.Stopwatch.GetElapsedTime(start).TotalSeconds;
+            SimulatedExperiments.WriteLabel(context.Output, options, labels, costs, total);
+            return Task.FromResult((result, costs, total));
         }, r =>
         {
             host.Console.MarkupLine($"[bold]SIMULATED[/] ({options.Cores} cores): {Markup.Escape(r.result.Workload)}");
             SummaryTable.Render(host.Console, r.result.Metrics);
             host.Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Simulation cost: {r.costs.Sum(c => c.WallSeconds):0.0} s wall for {r.costs.Count} scheme(s), {r.costs.Sum(c => c.Counters.Tasks)} tasks."));
+                $"Simulation cost: {r.total:0.0} s wall in all ({r.costs.Count} scheme(s) in parallel on {Environment.ProcessorCount} CPUs, {r.costs.Sum(c => c.WallSeconds):0.0} s summed over schemes), {r.costs.Sum(c => c.Counters.Tasks)} tasks."));
         }).ConfigureAwait(false);
 
     private static string Describe(TaskTree tree)
