@@ -44,6 +44,9 @@ internal sealed class Simulation
     private readonly bool _lending;
     private readonly double _sharingEfficiency;
 
+    // Safety net against a schedule that never ends: 100 x the limit plus an hour of simulated time.
+    private readonly long _giveUpAt;
+
     private readonly SimThread[] _threads;
     private readonly CpuGroup[] _groups;
     private readonly QueueSet[] _sets;
@@ -85,6 +88,7 @@ internal sealed class Simulation
         _cores = options.Cores;
         _random = new Random(seed);
         _limit = timeLimit;
+        _giveUpAt = timeLimit >= long.MaxValue / 200 ? long.MaxValue : (timeLimit * 100) + 3_600_000_000_000L;
         _partitioning = scheme.Partitions();
         _lending = _partitioning && options.Lending;
         // Time-shared threads lose a context switch per quantum: useful fraction quantum / (quantum + switch).
@@ -234,6 +238,13 @@ internal sealed class Simulation
                     Progress?.Invoke(_now);
                     nextProgress = _now + 1_000_000_000;
                 }
+            }
+
+            if (_now > _giveUpAt)
+            {
+                // Runs end soon after the limit in any sane schedule; a program nobody serves would tick forever.
+                throw new InvalidOperationException(
+                    $"The simulation passed {Time(_giveUpAt)} with {_runningPrograms} program(s) still running: some program is never served (a scheme without lending that gives it no core?).");
             }
 
             if (e.Kind == GroupDueEvent)
@@ -531,6 +542,8 @@ internal sealed class Simulation
 
         t.Lent = false;
         t.Idle = true;
+        // An idle thread owes nothing: waking it charges the wake anew (and a pending move cost is void once idle).
+        t.PendingCost = 0;
         if (t.Home >= 0)
         {
             // Invariant: an idle thread with a home is in its home's idle set (and, with lending, in _idleAnywhere);
