@@ -71,6 +71,12 @@ public sealed record SimulationOptions
     /// </summary>
     public long FlattenBelowNs { get; init; }
 
+    /// <summary>
+    /// Outlier clamping when building graphs from trees (see <see cref="TaskGraph.FromTree"/>): 0 off, else the factor
+    /// above the median of the same phase and depth beyond which a duration is replaced by that median.
+    /// </summary>
+    public double ClampOutliers { get; init; }
+
     /// <summary>Alone runs per program for C_SP (each with its own random stream).</summary>
     public int IsolatedRuns { get; init; } = 3;
 
@@ -87,6 +93,10 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
         ArgumentOutOfRangeException.ThrowIfNegative(FlattenBelowNs, nameof(FlattenBelowNs));
+        if (!double.IsFinite(ClampOutliers) || (ClampOutliers != 0 && ClampOutliers <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");
+        }
         if (RebalanceInterval <= TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(RebalanceInterval), RebalanceInterval, "The rebalance interval must be positive.");

@@ -64,19 +64,30 @@ public sealed class TaskGraph
     /// <param name="tree">The tree.</param>
     /// <param name="coarsenBelowNs">Coarsening threshold, ns (at least 0).</param>
     /// <param name="flattenBelowNs">Flattening threshold, ns (at least 0).</param>
+    /// <param name="clampOutliers">
+    /// 0 (off), or a factor F above 1: a duration more than F times the median of the same phase at the same depth
+    /// (leaves and splits apart) is replaced by that median. A stop-the-world collection or a preemption lands inside
+    /// one task of a recording and makes it look hundreds of times longer than its siblings; replayed on many cores
+    /// that one task would set the critical path.
+    /// </param>
     /// <returns>The graph.</returns>
-    /// <exception cref="ArgumentOutOfRangeException">A threshold is negative.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A threshold is negative or the factor is out of range.</exception>
     /// <remarks>
     /// Flattening trades fidelity for speed: a binary tree of trivial splits becomes one wide fan-out, so thieves
     /// take single leaves from the owner's deque instead of halves of the tree (more, smaller steals). It suits
     /// programs like sum of squares whose splits and merges are a few hundred nanoseconds.
     /// </remarks>
-    public static TaskGraph FromTree(TaskTree tree, long coarsenBelowNs = 0, long flattenBelowNs = 0)
+    public static TaskGraph FromTree(TaskTree tree, long coarsenBelowNs = 0, long flattenBelowNs = 0, double clampOutliers = 0)
     {
         ArgumentNullException.ThrowIfNull(tree);
         ArgumentOutOfRangeException.ThrowIfNegative(coarsenBelowNs);
         ArgumentOutOfRangeException.ThrowIfNegative(flattenBelowNs);
-        var nodes = tree.Nodes;
+        if (!double.IsFinite(clampOutliers) || (clampOutliers != 0 && clampOutliers <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(clampOutliers), clampOutliers, "The outlier factor must be 0 (off) or a finite number above 1.");
+        }
+
+        var nodes = clampOutliers > 0 ? ClampOutliers(tree.Nodes, clampOutliers) : tree.Nodes;
         int n = nodes.Count;
         // Subtree work, bottom-up: breadth-first order puts every child after its parent.
         var subtree = new long[n];
@@ -154,6 +165,49 @@ public sealed class TaskGraph
                 }
             }
         }
+    }
+
+    /// <summary>The nodes with outlying durations replaced by their group's median (see <see cref="FromTree"/>).</summary>
+    private static TaskTreeNode[] ClampOutliers(IReadOnlyList<TaskTreeNode> nodes, double factor)
+    {
+        // Groups: (depth, leaf?, merge?) -> the durations of that phase at that depth.
+        var groups = new Dictionary<(int Depth, bool Leaf, bool Merge), List<long>>();
+        foreach (var node in nodes)
+        {
+            Add((node.Depth, node.IsLeaf, false), node.Work);
+            if (!node.IsLeaf)
+            {
+                Add((node.Depth, false, true), node.MergeWork);
+            }
+        }
+
+        var medians = groups.ToDictionary(g => g.Key, g =>
+        {
+            g.Value.Sort();
+            return g.Value[(g.Value.Count - 1) / 2];
+        });
+        var result = new TaskTreeNode[nodes.Count];
+        for (int i = 0; i < result.Length; i++)
+        {
+            var node = nodes[i];
+            long work = Clamp(node.Work, medians[(node.Depth, node.IsLeaf, false)]);
+            long merge = node.IsLeaf ? 0 : Clamp(node.MergeWork, medians[(node.Depth, false, true)]);
+            result[i] = node with { Work = work, MergeWork = merge };
+        }
+
+        return result;
+
+        void Add((int, bool, bool) key, long value)
+        {
+            if (!groups.TryGetValue(key, out var list))
+            {
+                groups[key] = list = [];
+            }
+
+            list.Add(value);
+        }
+
+        long Clamp(long value, long median) => value > factor * median ? median : value;
     }
 
     /// <summary>A graph from explicit arrays (tests and synthetic models).</summary>

@@ -147,4 +147,14 @@ public sealed class HandComputedScheduleTests
         var time = new WorkloadSimulator(Free(8)).RunIsolated(new SimulatedProgram("flat", flat)).Single();
         Assert.Equal(TimeSpan.FromTicks(((10 * Ms) + (7 * 100) + (7 * 100)) / 100), time);
     }
+
+    [Fact]
+    public void Clamping_replaces_a_single_outlying_leaf_by_its_depth_median()
+    {
+        // A 10 ms root split and four 10 ms leaves, one recorded at 500 ms (a pause inside it): clamped at 10x it is 10 ms again.
+        var tree = TaskTree.FromChildCounts([4, 0, 0, 0, 0], i => i == 3 ? 500 * Ms : 10 * Ms, _ => 0);
+        Assert.Equal(540 * Ms, TaskGraph.FromTree(tree).TotalWork);
+        Assert.Equal(50 * Ms, TaskGraph.FromTree(tree, clampOutliers: 10).TotalWork); // root split 10 + four leaves of 10
+        Assert.Throws<ArgumentOutOfRangeException>(() => TaskGraph.FromTree(tree, clampOutliers: 0.5));
+    }
 }

@@ -154,6 +154,7 @@ public static class SimulatedExperiments
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
             table.AddRow("work inflation", options.Inflation.ToString());
             table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
+            table.AddRow("outlier clamping (x median of phase and depth; 0 off)", options.ClampOutliers.ToString(CultureInfo.InvariantCulture));
             table.AddRow("isolated runs per program", options.IsolatedRuns.ToString(CultureInfo.InvariantCulture));
             table.WriteTo(w);
             w.WriteLine();

@@ -29,9 +29,10 @@ public static class TraceLibrary
     /// <param name="cores">Simulated cores.</param>
     /// <param name="coarsenBelowNs">Coarsening threshold for the graph.</param>
     /// <param name="flattenBelowNs">Flattening threshold for the graph.</param>
+    /// <param name="clampOutliers">Outlier clamping factor for the graph (0: off).</param>
     /// <returns>The program and the path it came from.</returns>
     /// <exception cref="InvalidDataException">The folder or a matching trace is missing, or the trace is corrupt; one line says which.</exception>
-    public static (SimulatedProgram Program, string Path, TaskTree Tree) Load(string folder, string program, int workers, int cores, long coarsenBelowNs, long flattenBelowNs = 0)
+    public static (SimulatedProgram Program, string Path, TaskTree Tree) Load(string folder, string program, int workers, int cores, long coarsenBelowNs, long flattenBelowNs = 0, double clampOutliers = 0)
     {
         if (!Directory.Exists(folder))
         {
@@ -62,6 +63,6 @@ public static class TraceLibrary
             throw new InvalidDataException(e.Message, e);
         }
 
-        return (new SimulatedProgram(program, TaskGraph.FromTree(tree, coarsenBelowNs, flattenBelowNs)), path, tree);
+        return (new SimulatedProgram(program, TaskGraph.FromTree(tree, coarsenBelowNs, flattenBelowNs, clampOutliers)), path, tree);
     }
 }

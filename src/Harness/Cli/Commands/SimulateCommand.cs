@@ -60,9 +60,14 @@ public static class SimulateCommand
         var inflation = new Option<string?>("--inflation") { Description = "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]", HelpName = "alpha[,knee]" };
         var coarsen = new Option<double>("--coarsen-us") { Description = "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", DefaultValueFactory = _ => 0 };
         var flatten = new Option<long>("--flatten-ns") { Description = "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", DefaultValueFactory = _ => 0 };
+        var clamp = new Option<double>("--clamp-outliers")
+        {
+            Description = "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
+            DefaultValueFactory = _ => 10,
+        };
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, standby, noLending, extraThreads, inflation, coarsen, flatten,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, standby, noLending, extraThreads, inflation, coarsen, flatten, clamp,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -79,6 +84,7 @@ public static class SimulateCommand
                 Inflation = ParseInflation(parse.GetValue(inflation)),
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
                 FlattenBelowNs = parse.GetValue(flatten),
+                ClampOutliers = parse.GetValue(clamp),
             };
             WorkloadSimulator simulator;
             try
@@ -95,7 +101,7 @@ public static class SimulateCommand
             string[] programNames = [.. (parse.GetValue(programs) ?? []).Select(p => ProgramCatalog.TryFind(p, out var d) ? d!.Name : p)];
             SimulatedScheme[] schemeList = [.. (parse.GetValue(schemes) ?? []).Select(SimulatedSchemes.Parse)];
             var traces = programNames
-                .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs))
+                .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers))
                 .ToList();
             var labels = traces.Select(t => (t.Program.Name, t.Path, Describe(t.Tree))).ToList();
             TimeSpan limit = TimeSpan.FromSeconds(parse.GetValue(duration));
