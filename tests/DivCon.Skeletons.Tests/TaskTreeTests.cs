@@ -71,6 +71,24 @@ public sealed class TaskTreeTests
     }
 
     [Fact]
+    public void Cpus_round_trip_and_version_1_files_still_read()
+    {
+        var tree = Irregular();
+        var withCpus = new TaskTree(tree.Nodes.Select((n, i) => n with { Cpu = i % 3, MergeCpu = n.IsLeaf ? -1 : 5 }), tree.Properties);
+        using var stream = new MemoryStream();
+        TaskTreeFile.Write(stream, withCpus);
+        stream.Position = 0;
+        Assert.Equal(withCpus.Nodes, TaskTreeFile.Read(stream).Nodes);
+
+        // Version 1 (no CPU fields): magic, version 1, no flags, no properties, one leaf of 5 ns, end marker.
+        byte[] v1 = [(byte)'D', (byte)'C', (byte)'T', (byte)'T', 1, 0, 0, 1, 0, 5, 0, 0, (byte)'E', (byte)'N', (byte)'D', (byte)'.', 1];
+        using var old = new MemoryStream(v1);
+        var leaf = Assert.Single(TaskTreeFile.Read(old).Nodes);
+        Assert.Equal(5, leaf.Work);
+        Assert.Equal(-1, leaf.Cpu);
+    }
+
+    [Fact]
     public void Truncated_file_is_reported_as_truncated()
     {
         byte[] bytes = Bytes(Irregular(), compress: false);

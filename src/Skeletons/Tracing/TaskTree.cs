@@ -267,14 +267,14 @@ public sealed class TaskTree
         {
             var node = nodes[i];
             string where = string.Create(CultureInfo.InvariantCulture, $"Node {i}");
-            if (node.Start < 0 || node.Work < 0 || node.MergeWork < 0 || node.Worker < 0)
+            if (node.Start < 0 || node.Work < 0 || node.MergeWork < 0 || node.Worker < 0 || node.Cpu < -1 || node.MergeCpu < -1)
             {
-                throw new ArgumentException($"{where} has a negative time or worker.", nameof(nodes));
+                throw new ArgumentException($"{where} has a negative time, worker or CPU.", nameof(nodes));
             }
 
             if (node.IsLeaf)
             {
-                if (node.MergeStart != -1 || node.MergeWork != 0 || node.MergeWorker != -1)
+                if (node.MergeStart != -1 || node.MergeWork != 0 || node.MergeWorker != -1 || node.MergeCpu != -1)
                 {
                     throw new ArgumentException($"{where} is a leaf but has a merge.", nameof(nodes));
                 }

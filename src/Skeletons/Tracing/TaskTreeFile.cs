@@ -19,8 +19,8 @@ public static class TaskTreeFile
     /// <summary>The file name extension of task-tree files.</summary>
     public const string Extension = ".dctree";
 
-    /// <summary>The format version this code writes (and the newest it reads).</summary>
-    public const byte Version = 1;
+    /// <summary>The format version this code writes (and the newest it reads; version 1, without CPUs, is read too).</summary>
+    public const byte Version = 2;
 
     private const byte CompressedFlag = 1;
 
@@ -108,10 +108,10 @@ public static class TaskTreeFile
             if ((header[5] & CompressedFlag) != 0)
             {
                 using var inflate = new ZLibStream(stream, CompressionMode.Decompress, leaveOpen: true);
-                return ReadBody(new BufferedStream(inflate), name);
+                return ReadBody(new BufferedStream(inflate), name, header[4]);
             }
 
-            return ReadBody(stream, name);
+            return ReadBody(stream, name, header[4]);
         }
         catch (TaskTreeFormatException)
         {
@@ -148,11 +148,13 @@ public static class TaskTreeFile
             WriteSigned(s, node.Start - previousStart);
             previousStart = node.Start;
             WriteVarint(s, (ulong)node.Worker);
+            WriteVarint(s, (ulong)(node.Cpu + 1)); // version 2: CPU + 1, 0 = unknown
             if (!node.IsLeaf)
             {
                 WriteVarint(s, (ulong)node.MergeWork);
                 WriteSigned(s, node.MergeStart - node.Start);
                 WriteVarint(s, (ulong)node.MergeWorker);
+                WriteVarint(s, (ulong)(node.MergeCpu + 1));
             }
         }
 
@@ -160,7 +162,7 @@ public static class TaskTreeFile
         WriteVarint(s, (ulong)nodes.Count);
     }
 
-    private static TaskTree ReadBody(Stream s, string name)
+    private static TaskTree ReadBody(Stream s, string name, byte version)
     {
         int propertyCount = ReadCount(s, "property count", 1 << 16);
         var properties = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -180,7 +182,7 @@ public static class TaskTreeFile
         }
 
         var childCounts = new int[count];
-        var raw = new (long Work, long Start, int Worker, long MergeWork, long MergeStart, int MergeWorker)[count];
+        var raw = new (long Work, long Start, int Worker, int Cpu, long MergeWork, long MergeStart, int MergeWorker, int MergeCpu)[count];
         long start = 0;
         int reachable = 1;
         for (int i = 0; i < count; i++)
@@ -198,9 +200,19 @@ public static class TaskTreeFile
                 long work = ReadLong(s);
                 start += ReadSigned(s);
                 int worker = ReadCount(s, "worker", int.MaxValue);
-                raw[i] = children == 0
-                    ? (work, start, worker, 0, -1, -1)
-                    : (work, start, worker, ReadLong(s), start + ReadSigned(s), ReadCount(s, "worker", int.MaxValue));
+                int cpu = version >= 2 ? ReadCount(s, "CPU", int.MaxValue) - 1 : -1;
+                if (children == 0)
+                {
+                    raw[i] = (work, start, worker, cpu, 0, -1, -1, -1);
+                }
+                else
+                {
+                    long mergeWork = ReadLong(s);
+                    long mergeStart = start + ReadSigned(s);
+                    int mergeWorker = ReadCount(s, "worker", int.MaxValue);
+                    int mergeCpu = version >= 2 ? ReadCount(s, "CPU", int.MaxValue) - 1 : -1;
+                    raw[i] = (work, start, worker, cpu, mergeWork, mergeStart, mergeWorker, mergeCpu);
+                }
             }
             catch (EndOfStreamException)
             {
@@ -223,7 +235,7 @@ public static class TaskTreeFile
         for (int i = 0; i < count; i++)
         {
             var r = raw[i];
-            nodes[i] = nodes[i] with { Work = r.Work, Start = r.Start, Worker = r.Worker, MergeWork = r.MergeWork, MergeStart = r.MergeStart, MergeWorker = r.MergeWorker };
+            nodes[i] = nodes[i] with { Work = r.Work, Start = r.Start, Worker = r.Worker, Cpu = r.Cpu, MergeWork = r.MergeWork, MergeStart = r.MergeStart, MergeWorker = r.MergeWorker, MergeCpu = r.MergeCpu };
         }
 
         return new TaskTree(nodes, properties);

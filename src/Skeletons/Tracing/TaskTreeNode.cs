@@ -14,6 +14,8 @@ namespace DivCon.Skeletons.Tracing;
 /// <param name="MergeWork">Duration of the merge, ns; 0 for a leaf.</param>
 /// <param name="Worker">The worker (a dense thread index, 0 = first thread seen) that ran the split or execute.</param>
 /// <param name="MergeWorker">The worker that ran the merge; -1 for a leaf.</param>
+/// <param name="Cpu">The CPU the split or execute finished on, as the OS reported it; -1 when unknown.</param>
+/// <param name="MergeCpu">The CPU the merge finished on; -1 for a leaf or when unknown.</param>
 public readonly record struct TaskTreeNode(
     int Parent,
     int FirstChild,
@@ -24,7 +26,9 @@ public readonly record struct TaskTreeNode(
     long MergeStart,
     long MergeWork,
     int Worker,
-    int MergeWorker)
+    int MergeWorker,
+    int Cpu = -1,
+    int MergeCpu = -1)
 {
     /// <summary>Whether the node is a leaf (it executed its problem instead of splitting it).</summary>
     public bool IsLeaf => ChildCount == 0;

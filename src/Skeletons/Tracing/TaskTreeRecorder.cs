@@ -141,10 +141,11 @@ public sealed class TaskTreeRecorder : IDivideAndConquerObserver
                 Start = ToNanoseconds(f.StartTimestamp - origin),
                 Work = ToNanoseconds(f.ElapsedTicks),
                 Worker = threads[f.ThreadId],
+                Cpu = Math.Max(f.ProcessorId, -1),
             };
             if (merge[order[k]] is { } m)
             {
-                n = n with { MergeStart = ToNanoseconds(m.StartTimestamp - origin), MergeWork = ToNanoseconds(m.ElapsedTicks), MergeWorker = threads[m.ThreadId] };
+                n = n with { MergeStart = ToNanoseconds(m.StartTimestamp - origin), MergeWork = ToNanoseconds(m.ElapsedTicks), MergeWorker = threads[m.ThreadId], MergeCpu = Math.Max(m.ProcessorId, -1) };
             }
 
             nodes[k] = n;
