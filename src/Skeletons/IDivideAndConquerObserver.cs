@@ -15,6 +15,8 @@ namespace DivCon.Skeletons;
 /// node that runs as a task and per subtree that runs inline, never per inline node. With an observer, every phase
 /// of every node is timed and reported, inline nodes included (which makes inline subtrees slower to run and to
 /// measure, so an observed run may choose more tasks than an unobserved one).
+/// Node identities (see <see cref="ReportsNodes"/>) are numbered only for an observer that asks for them, so
+/// observers that do not pay nothing for them.
 /// </para>
 /// </remarks>
 public interface IDivideAndConquerObserver
@@ -38,6 +40,25 @@ public interface IDivideAndConquerObserver
     /// <param name="taskNodes">Nodes that ran as their own task.</param>
     /// <param name="inlineNodes">Nodes that ran inline.</param>
     void OnNodesRun(long taskNodes, long inlineNodes)
+    {
+    }
+
+    /// <summary>
+    /// Whether the engines should number the nodes of a run and call <see cref="OnNodePhase"/> after each
+    /// <see cref="OnPhase"/>. Read once per run, when the run starts. Default: <see langword="false"/> (no numbering,
+    /// no extra call), so existing observers are unaffected.
+    /// </summary>
+    bool ReportsNodes => false;
+
+    /// <summary>
+    /// Reports that one phase of one node finished, with the node's identity, its parent, when it started and on
+    /// which thread and CPU it ran: what is needed to rebuild the run's task tree (see
+    /// <see cref="Tracing.TaskTreeRecorder"/>). Called only when <see cref="ReportsNodes"/> is <see langword="true"/>,
+    /// right after <see cref="OnPhase"/> for the same phase, from the same thread; the same thread-safety rules apply.
+    /// Inline nodes (serial elision) are numbered and reported like task nodes.
+    /// </summary>
+    /// <param name="phaseEvent">The finished phase.</param>
+    void OnNodePhase(in NodePhaseEvent phaseEvent)
     {
     }
 }

@@ -33,6 +33,8 @@ public static class HarnessCli
             GranularityCommand.Create(host),
             ScalabilityCommand.Create(host),
             PhasesCommand.Create(host),
+            TraceCommand.Create(host),
+            SimulateCommand.Create(host),
             BenchCommand.Create(),
         };
     }

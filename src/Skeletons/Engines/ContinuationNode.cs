@@ -36,6 +36,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private readonly int _indexInParent;
     private readonly int _depth;
 
+    // The node's number when the observer reports nodes (see RunContext.NewNodeId), otherwise -1.
+    private readonly int _id;
+
     // Cleared once consumed (after the merge for an internal node, which receives it) so that a big subproblem does
     // not stay reachable for the rest of the run.
     private TProblem _problem;
@@ -59,7 +62,11 @@ internal sealed class ContinuationNode<TProblem, TResult>
         _indexInParent = indexInParent;
         _problem = problem;
         _depth = depth;
+        _id = run.NewNodeId();
     }
+
+    /// <summary>The parent's node number, or -1 for the root (or when nodes are not numbered).</summary>
+    private int ParentId => _parent?._id ?? -1;
 
     /// <summary>Starts the root task of a run; the run's task completes when the tree has finished.</summary>
     public static void StartRoot(RunContext<TProblem, TResult> run, TProblem problem)
@@ -168,7 +175,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start))
+        if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start, _id, ParentId, _indexInParent))
         {
             long ticks = run.Elapsed(learning);
             if (run.Learns)
@@ -210,7 +217,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         TResult result;
         try
         {
-            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, _size, ref nodes, out result);
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, _size, _id, ParentId, _indexInParent, ref nodes, out result);
         }
         catch (Exception e)
         {
@@ -256,7 +263,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         {
             var subproblems = splitting.Result;
             _ticks = run.Elapsed(learning);
-            if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
+            if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
             {
                 SpawnChildren(subproblems);
             }
@@ -280,7 +287,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(splitting));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start))
+        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
         {
             SpawnChildren(splitting.Result);
         }
@@ -375,7 +382,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         {
             var result = merging.Result;
             long ticks = run.Elapsed(learning);
-            if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
+            if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
             {
                 ReportMerged(result, ticks);
             }
@@ -399,7 +406,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(merging));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start))
+        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
         {
             ReportMerged(merging.Result, mergeTicks: 0);
         }

@@ -20,17 +20,25 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly int _depth;
+
+    // Node numbers when the observer reports nodes (see RunContext.NewNodeId), otherwise -1.
+    private readonly int _id;
+    private readonly int _parentId;
+    private readonly int _indexInParent;
     private TProblem _problem;
 
     // Learning runs only: the subtree's summed work in Stopwatch ticks, written by the node's task before it finishes
     // and read by its parent after the wait for it returned (task completion orders the two).
     private long _ticks;
 
-    private ForkJoinNode(RunContext<TProblem, TResult> run, TProblem problem, int depth)
+    private ForkJoinNode(RunContext<TProblem, TResult> run, TProblem problem, int depth, int parentId = -1, int indexInParent = 0)
     {
         _run = run;
         _problem = problem;
         _depth = depth;
+        _parentId = parentId;
+        _indexInParent = indexInParent;
+        _id = run.NewNodeId();
     }
 
     /// <summary>Starts the root task of a run.</summary>
@@ -116,7 +124,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
             long leafLearning = run.StartLearning();
             long executeStart = run.StartPhase();
             var leafResult = program.InvokeExecute(problem, _depth);
-            run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart);
+            run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart, _id, _parentId, _indexInParent);
             if (run.Learns)
             {
                 _ticks = run.Elapsed(leafLearning);
@@ -139,7 +147,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         var splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
-        if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart))
+        if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart, _id, _parentId, _indexInParent))
         {
             return default!;
         }
@@ -156,7 +164,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
                 return default!;
             }
 
-            var child = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1);
+            var child = new ForkJoinNode<TProblem, TResult>(run, subproblems![i], _depth + 1, _id, i);
             if (nodes is not null)
             {
                 nodes[i] = child;
@@ -193,7 +201,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long mergeStart = run.StartPhase();
         var merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
-        run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart);
+        run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart, _id, _parentId, _indexInParent);
         if (nodes is not null)
         {
             long ticks = ownTicks + run.Elapsed(mergeLearning);
@@ -218,7 +226,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         TResult result;
         try
         {
-            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, ref nodes, out result);
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, _id, _parentId, _indexInParent, ref nodes, out result);
         }
         finally
         {

@@ -23,22 +23,26 @@ internal static class InlineSubtree<TProblem, TResult>
     /// <summary>
     /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
     /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root.
+    /// The root's identity (<paramref name="id"/>, <paramref name="parentId"/>, <paramref name="indexInParent"/>) is
+    /// reported with its phases when the observer numbers nodes (see <see cref="RunContext{TProblem, TResult}.NewNodeId"/>);
+    /// -1 otherwise.
     /// </summary>
-    public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, int depth, long size, ref long nodes, out TResult result)
+    public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, int depth, long size, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
     {
         // A lambda program's functions are called directly, without the virtual call of the subclass model in front
         // of each: the generic recursion is compiled once per struct, so neither form pays for the other.
         if (run.Program is DelegateDivideAndConquer<TProblem, TResult> lambdas)
         {
             var functions = lambdas.Functions;
-            return TrySolveSplitting(run, in functions, problem, depth, size, ref nodes, out result);
+            return TrySolveSplitting(run, in functions, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
         }
 
         var overrides = new ProgramFunctions<TProblem, TResult>(run.Program);
-        return TrySolveSplitting(run, in overrides, problem, depth, size, ref nodes, out result);
+        return TrySolveSplitting(run, in overrides, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
     }
 
-    private static bool TrySolveSplitting<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, long size, ref long nodes, out TResult result)
+    private static bool TrySolveSplitting<TFunctions>(
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, long size, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
         where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
         result = default!;
@@ -60,7 +64,7 @@ internal static class InlineSubtree<TProblem, TResult>
         {
             long start = run.StartPhase();
             subproblems = functions.Split(problem, depth);
-            if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start))
+            if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start, id, parentId, indexInParent))
             {
                 return false;
             }
@@ -80,7 +84,9 @@ internal static class InlineSubtree<TProblem, TResult>
         var subresults = new TResult[count];
         for (int i = 0; i < count; i++)
         {
-            if (!TrySolve(run, in functions, subproblems![i], depth + 1, ref nodes, out subresults[i]))
+            // Inline nodes are numbered only when observed (the trace recorder sees every node, task or inline).
+            int childId = observed ? run.NewNodeId() : -1;
+            if (!TrySolve(run, in functions, subproblems![i], depth + 1, childId, id, i, ref nodes, out subresults[i]))
             {
                 return false;
             }
@@ -99,11 +105,12 @@ internal static class InlineSubtree<TProblem, TResult>
 
         long mergeStart = run.StartPhase();
         result = functions.Merge(problem, subresults, depth);
-        return run.EndPhase(DivideAndConquerPhase.Merge, depth, mergeStart);
+        return run.EndPhase(DivideAndConquerPhase.Merge, depth, mergeStart, id, parentId, indexInParent);
     }
 
     /// <summary>Runs one node of an inline subtree (and its own subtree).</summary>
-    private static bool TrySolve<TFunctions>(RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
+    private static bool TrySolve<TFunctions>(
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
         where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
         nodes++;
@@ -115,7 +122,7 @@ internal static class InlineSubtree<TProblem, TResult>
 
         if (depth < run.MaxDepth && functions.ShouldSplit(problem, depth))
         {
-            return TrySolveSplitting(run, in functions, problem, depth, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, ref nodes, out result);
+            return TrySolveSplitting(run, in functions, problem, depth, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, id, parentId, indexInParent, ref nodes, out result);
         }
 
         if (run.Observer is null)
@@ -126,6 +133,6 @@ internal static class InlineSubtree<TProblem, TResult>
 
         long start = run.StartPhase();
         result = functions.Execute(problem, depth);
-        return run.EndPhase(DivideAndConquerPhase.Execute, depth, start);
+        return run.EndPhase(DivideAndConquerPhase.Execute, depth, start, id, parentId, indexInParent);
     }
 }

@@ -27,11 +27,15 @@ internal sealed class RunContext<TProblem, TResult>
     private int _outstandingTasks;
     private TResult _rootResult = default!;
 
+    // Observers that report nodes only: the next node number (the root gets 0).
+    private int _nextNodeId;
+
     public RunContext(DivideAndConquer<TProblem, TResult> program, DivideAndConquerOptions options, RunGranularity granularity, CancellationToken cancellationToken)
     {
         Program = program;
         Scheduler = options.Scheduler;
         Observer = options.Observer;
+        ReportsNodes = options.Observer?.ReportsNodes == true;
         MaxDepth = options.MaxDepth ?? int.MaxValue;
         RecursionLimit = options.RecursionLimit;
         Granularity = granularity;
@@ -44,6 +48,9 @@ internal sealed class RunContext<TProblem, TResult>
     public TaskScheduler Scheduler { get; }
 
     public IDivideAndConquerObserver? Observer { get; }
+
+    /// <summary>Whether nodes are numbered and reported with their identity (read once from the observer).</summary>
+    public bool ReportsNodes { get; }
 
     /// <summary>Nodes at this depth or deeper are never split (int.MaxValue when the options set no limit).</summary>
     public int MaxDepth { get; }
@@ -114,10 +121,18 @@ internal sealed class RunContext<TProblem, TResult>
     public long Elapsed(long start) => Learns ? Stopwatch.GetTimestamp() - start : 0;
 
     /// <summary>
-    /// Reports a finished phase to the observer, if any. Returns false (after failing the run) when the observer
-    /// threw.
+    /// Numbers a new node: 0, 1, 2, ... in creation order when the observer reports nodes, otherwise -1 (no shared
+    /// counter is touched then).
     /// </summary>
-    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp)
+    public int NewNodeId() =>
+        // Interlocked: parents on many threads create children concurrently; every node needs its own number.
+        ReportsNodes ? Interlocked.Increment(ref _nextNodeId) - 1 : -1;
+
+    /// <summary>
+    /// Reports a finished phase to the observer, if any, with the node's identity when the observer asks for it
+    /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw.
+    /// </summary>
+    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent)
     {
         var observer = Observer;
         if (observer is null)
@@ -127,7 +142,15 @@ internal sealed class RunContext<TProblem, TResult>
 
         try
         {
-            observer.OnPhase(phase, depth, Stopwatch.GetTimestamp() - startTimestamp);
+            long elapsed = Stopwatch.GetTimestamp() - startTimestamp;
+            observer.OnPhase(phase, depth, elapsed);
+            if (ReportsNodes)
+            {
+                observer.OnNodePhase(new NodePhaseEvent(
+                    nodeId, parentId, indexInParent, depth, phase, startTimestamp, elapsed,
+                    Environment.CurrentManagedThreadId, Thread.GetCurrentProcessorId()));
+            }
+
             return true;
         }
         catch (Exception e)

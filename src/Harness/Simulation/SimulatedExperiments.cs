@@ -1,0 +1,196 @@
+using System.Diagnostics;
+using System.Globalization;
+using DivCon.Harness.Cyclic;
+using DivCon.Harness.Experiments;
+using DivCon.Harness.Metrics;
+using DivCon.Harness.Reports;
+using DivCon.Harness.Reports.Charts;
+using DivCon.Simulator;
+
+namespace DivCon.Harness.Simulation;
+
+/// <summary>
+/// Runs the simulator's cyclic tests and alone runs and turns them into the harness's own result types, so the same
+/// metrics code (<see cref="MultiprogramMetrics"/>) and report writers (<see cref="CyclicReportWriter"/>) produce
+/// simulated results that read like measured ones. Every title says "simulated" and the core count, and the folder
+/// gets a <c>simulation.md</c> with the model's settings.
+/// </summary>
+public static class SimulatedExperiments
+{
+    /// <summary>The cyclic protocol under each scheme (symmetric workloads are the same with k instances).</summary>
+    /// <param name="simulator">The simulator.</param>
+    /// <param name="programs">The workload.</param>
+    /// <param name="schemes">The schemes.</param>
+    /// <param name="timeLimit">The time limit.</param>
+    /// <param name="workload">Workload name (the report's titles add "simulated, N cores").</param>
+    /// <param name="context">Output and progress.</param>
+    /// <param name="cancellationToken">Stops the simulation.</param>
+    /// <returns>The result, with the wall-clock seconds each scheme's simulation took (schemes run in parallel, one per CPU).</returns>
+    public static (CyclicExperimentResult Result, IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)> Costs) RunCyclic(
+        WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<SimulatedScheme> schemes, TimeSpan timeLimit,
+        string workload, ExperimentContext context, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(simulator);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(schemes);
+        ArgumentNullException.ThrowIfNull(context);
+        int cores = simulator.Options.Cores;
+        string title = string.Create(CultureInfo.InvariantCulture, $"{workload} (simulated, {cores} cores)");
+        context.Progress.BeginPhase("simulated isolated runs", programs.Count);
+        var isolated = new List<ProgramTimings>();
+        foreach (var program in programs)
+        {
+            isolated.Add(new ProgramTimings(program.Name, [.. simulator.RunIsolated(program, cancellationToken: cancellationToken).Select(t => t.TotalSeconds)]));
+            context.Progress.Report("simulated isolated runs", isolated.Count, program.Name);
+        }
+
+        context.Progress.EndPhase("simulated isolated runs");
+        var tests = new List<(string, CyclicTestResult)>();
+        var metrics = new List<SchemeMetrics>();
+        var charts = new List<(string, AllocationChart)>();
+        var incomplete = new List<IncompleteScheme>();
+        var costs = new List<(string, double, SimulationCounters)>();
+        string[] names = [.. programs.Select(p => p.Name)];
+        // Schemes are independent simulations: run them on all CPUs at once (each is single-threaded and
+        // deterministic, so the results do not depend on the parallelism), then assemble them in scheme order.
+        var simulated = new SimulatedCyclicTest[schemes.Count];
+        var wall = new double[schemes.Count];
+        Parallel.For(0, schemes.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, i =>
+        {
+            string phase = $"simulated {schemes[i].Name()}";
+            context.Progress.BeginPhase(phase, timeLimit.TotalSeconds);
+            long start = Stopwatch.GetTimestamp();
+            simulated[i] = simulator.RunCyclic(programs, schemes[i], timeLimit, new SynchronousProgress(context, phase, timeLimit), cancellationToken);
+            wall[i] = Stopwatch.GetElapsedTime(start).TotalSeconds;
+            context.Progress.EndPhase(phase);
+        });
+        for (int i = 0; i < schemes.Count; i++)
+        {
+            var scheme = schemes[i];
+            SimulatedCyclicTest test = simulated[i];
+            costs.Add((scheme.Name(), wall[i], test.Counters));
+            var result = new CyclicTestResult(names, [.. test.Runs.Select(r => new RunRecord(r.Program, r.RunIndex, r.Start, r.End, r.Counted))], test.TimeLimit, test.Elapsed);
+            tests.Add((scheme.Name(), result));
+            string[] starved = [.. names.Where(p => result.CountedSeconds(p).Count == 0)];
+            if (starved.Length > 0)
+            {
+                incomplete.Add(new IncompleteScheme(scheme.Name(), starved));
+                continue;
+            }
+
+            metrics.Add(new SchemeMetrics(scheme.Name(), MultiprogramMetrics.Compute(result.ToMeasurements(isolated))));
+            if (test.Allocations.Count > 0)
+            {
+                var samples = test.Allocations.Select(a => new AllocationSample(a.Time, a.Cores)).ToList();
+                TimeSpan end = test.Elapsed > samples[^1].Time ? test.Elapsed : samples[^1].Time + TimeSpan.FromMilliseconds(1);
+                charts.Add((scheme.Name(), new AllocationChart($"Cores per program, {title}, {scheme.Name()}", names, cores, samples, end)));
+            }
+        }
+
+        if (metrics.Count == 0)
+        {
+            throw new InvalidOperationException(
+                $"No simulated scheme has metrics: {string.Join("; ", incomplete.Select(i => i.ToString()))}. Use a longer --duration.");
+        }
+
+        var experiment = new CyclicExperimentResult(title, isolated, tests, metrics, charts, Oracle: null) { Incomplete = incomplete };
+        CyclicReportWriter.Write(context.Output, experiment);
+        return (experiment, costs);
+    }
+
+    /// <summary>Alone runs at each core count: time and speedup over one core, per program.</summary>
+    /// <param name="simulator">The simulator.</param>
+    /// <param name="programs">The programs.</param>
+    /// <param name="coreCounts">Core counts (ascending).</param>
+    /// <param name="cancellationToken">Stops the simulation.</param>
+    /// <returns>Rows of (program, cores, mean seconds, speedup).</returns>
+    public static IReadOnlyList<(string Program, int Cores, double Seconds, double Speedup)> RunScalability(
+        WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<int> coreCounts, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(simulator);
+        ArgumentNullException.ThrowIfNull(programs);
+        ArgumentNullException.ThrowIfNull(coreCounts);
+        var rows = new List<(string, int, double, double)>();
+        foreach (var program in programs)
+        {
+            double one = simulator.RunIsolated(program, 1, cancellationToken).Average(t => t.TotalSeconds);
+            foreach (int c in coreCounts)
+            {
+                double seconds = simulator.RunIsolated(program, c, cancellationToken).Average(t => t.TotalSeconds);
+                rows.Add((program.Name, c, seconds, one / seconds));
+            }
+        }
+
+        return rows;
+    }
+
+    /// <summary>Writes <c>simulation.md</c>: the label, the options and the traces used.</summary>
+    /// <param name="folder">The results folder.</param>
+    /// <param name="options">The simulator's options.</param>
+    /// <param name="traces">Program name and trace file per program.</param>
+    /// <param name="costs">Wall-clock cost per scheme, if any.</param>
+    /// <param name="totalWallSeconds">Wall-clock time of the whole simulation (isolated runs and every scheme), if known.</param>
+    /// <returns>The file's path.</returns>
+    public static string WriteLabel(ResultsFolder folder, SimulationOptions options, IReadOnlyList<(string Program, string Path, string Details)> traces,
+        IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)>? costs = null, double? totalWallSeconds = null)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(traces);
+        return folder.WriteText("simulation.md", w =>
+        {
+            w.WriteLine("# SIMULATED results");
+            w.WriteLine();
+            w.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"Every number in this folder comes from the discrete-event simulator (src/Simulator) replaying recorded task trees on {options.Cores} simulated cores, not from a measurement on such a machine."));
+            w.WriteLine();
+            var table = new MarkdownTable(["setting", "value"]);
+            table.AddRow("cores", options.Cores.ToString(CultureInfo.InvariantCulture));
+            table.AddRow("seed", options.Seed.ToString(CultureInfo.InvariantCulture));
+            table.AddRow("task / steal / wake / move overhead (ns)", string.Create(CultureInfo.InvariantCulture, $"{options.TaskOverheadNs} / {options.StealOverheadNs} / {options.WakeOverheadNs} / {options.MoveOverheadNs}"));
+            table.AddRow("time sharing: quantum / context switch", string.Create(CultureInfo.InvariantCulture, $"{options.Quantum.TotalMilliseconds} ms / {options.ContextSwitchNs} ns"));
+            table.AddRow("rebalance interval", string.Create(CultureInfo.InvariantCulture, $"{options.RebalanceInterval.TotalMilliseconds} ms"));
+            table.AddRow("lending / standby handover", $"{options.Lending} / {options.StandbyHandover}");
+            table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
+            table.AddRow("work inflation", options.Inflation.ToString());
+            table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
+            table.AddRow("outlier clamping (x median of phase and depth; 0 off)", options.ClampOutliers.ToString(CultureInfo.InvariantCulture));
+            table.AddRow("isolated runs per program", options.IsolatedRuns.ToString(CultureInfo.InvariantCulture));
+            table.WriteTo(w);
+            w.WriteLine();
+            var files = new MarkdownTable(["program", "trace", "recorded"]);
+            foreach (var (program, path, details) in traces)
+            {
+                files.AddRow(program, Path.GetFileName(path), details);
+            }
+
+            files.WriteTo(w);
+            if (costs is { Count: > 0 })
+            {
+                w.WriteLine();
+                var cost = new MarkdownTable(["scheme", "wall (s)", "events", "tasks", "steals", "moves", "decisions", "lends"]);
+                foreach (var (scheme, wall, c) in costs)
+                {
+                    cost.AddRow(scheme, NumberText.Fixed(wall, 2), Count(c.Events), Count(c.Tasks), Count(c.Steals), Count(c.Moves), Count(c.Decisions), Count(c.Lends));
+                }
+
+                cost.WriteTo(w);
+            }
+
+            if (totalWallSeconds is { } total)
+            {
+                w.WriteLine();
+                w.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"Whole simulation: {total:0.00} s wall on {Environment.ProcessorCount} CPUs (schemes in parallel; the machine's load at the time is not recorded)."));
+            }
+        });
+
+        static string Count(long value) => value.ToString(CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>Forwards the simulator's progress straight to the sink (the simulator calls it on its own thread).</summary>
+    private sealed class SynchronousProgress(ExperimentContext context, string phase, TimeSpan limit) : IProgress<TimeSpan>
+    {
+        public void Report(TimeSpan value) => context.Progress.Report(phase, Math.Min(value.TotalSeconds, limit.TotalSeconds));
+    }
+}

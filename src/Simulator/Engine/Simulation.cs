@@ -1,0 +1,801 @@
+using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Topology;
+
+namespace DivCon.Simulator.Engine;
+
+/// <summary>
+/// One discrete-event simulation: a workload of programs, each replaying its task graph run after run, on
+/// <see cref="SimulationOptions.Cores"/> simulated cores under one scheme. Single-threaded and deterministic for a
+/// seed. See README.md beside the project for the model; the invariants are stated on each piece below.
+/// </summary>
+/// <remarks>
+/// <para><b>Pieces.</b> <i>Threads</i> run tasks. Each thread belongs to a <i>CPU group</i> that shares a capacity
+/// among its runnable threads (processor sharing): a dedicated core is a group of capacity 1 with one thread; the
+/// pinned oversubscribed scheme has one group per core holding thread i of every program; the free oversubscribed
+/// scheme and the thread-pool model have one group of capacity <c>cores</c> holding every thread. Tasks wait in
+/// <i>queue sets</i>: a global FIFO queue plus one deque per thread slot (owner LIFO at the bottom, thieves FIFO at
+/// the top). Each program has its own set, except under <c>shared</c> and <c>default</c> where all programs share
+/// one.</para>
+/// <para><b>Time.</b> The clock is in integer nanoseconds. The only events are "the earliest task of group g
+/// finishes" (kept valid by a version number that changes whenever the group's runnable set changes) and the
+/// partitioning schemes' decision ticks. Within a group, progress is tracked as virtual time V (work done per
+/// runnable thread): a task started at V0 with work w finishes when V reaches V0 + w, so only the group's earliest
+/// finisher needs an event.</para>
+/// <para><b>Task graph semantics</b> (the continuation engine): a split task, when it ends, pushes all its children
+/// onto its thread's deque (first child first, so the owner pops the last one); a leaf or merge task, when it ends,
+/// reports to its parent, and the report that brings the parent's pending count to zero pushes the parent's merge
+/// onto the reporting thread's deque; the root's report ends the run. A new run's root goes to its set's global
+/// queue.</para>
+/// </remarks>
+internal sealed class Simulation
+{
+    private const int GroupDueEvent = 0;
+    private const int DecisionEvent = 1;
+
+    private readonly SimulationOptions _options;
+    private readonly SimulatedScheme _scheme;
+    private readonly ProgramSlot[] _programs;
+    private readonly int _cores;
+    private readonly Random _random;
+    private readonly long _limit;
+    private readonly bool _partitioning;
+    private readonly bool _lending;
+    private readonly double _sharingEfficiency;
+
+    // Safety net against a schedule that never ends: 100 x the limit plus an hour of simulated time.
+    private readonly long _giveUpAt;
+
+    private readonly SimThread[] _threads;
+    private readonly CpuGroup[] _groups;
+    private readonly QueueSet[] _sets;
+
+    // Partitioning only: the thread that currently stands for each core, home counts per program, the decider.
+    private readonly int[] _activeThread;
+    private readonly int[] _homeCount;
+    private readonly int[] _servingBusy;
+    private readonly RebalanceDecider? _decider;
+    private readonly IndexSet? _idleAnywhere;
+    private int _lendCursor;
+
+    private readonly PriorityQueue<(int Kind, int Group, int Version), (long Time, long Sequence)> _events = new();
+    private long _sequence;
+    private long _now;
+    private int _busyThreads;
+    private int _runningPrograms;
+
+    private readonly List<SimulatedRun> _runs = [];
+    private readonly List<SimulatedAllocation> _allocations = [];
+    private long _eventCount;
+    private long _taskCount;
+    private long _stealCount;
+    private long _moveCount;
+    private long _decisionCount;
+    private long _lendCount;
+
+    /// <summary>Sets up the machine for a workload under a scheme; nothing runs until <see cref="Run"/>.</summary>
+    /// <param name="options">Validated options.</param>
+    /// <param name="scheme">The scheme.</param>
+    /// <param name="programs">The workload (at least one program).</param>
+    /// <param name="speedups">Per program, its speedup table (partitioning schemes; may be null otherwise).</param>
+    /// <param name="timeLimit">Runs are restarted until this simulated time.</param>
+    /// <param name="seed">Seed of the random stream.</param>
+    public Simulation(SimulationOptions options, SimulatedScheme scheme, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<ScalabilityTable>? speedups, long timeLimit, int seed)
+    {
+        _options = options;
+        _scheme = scheme;
+        _cores = options.Cores;
+        _random = new Random(seed);
+        _limit = timeLimit;
+        _giveUpAt = timeLimit >= long.MaxValue / 200 ? long.MaxValue : (timeLimit * 100) + 3_600_000_000_000L;
+        _partitioning = scheme.Partitions();
+        _lending = _partitioning && options.Lending;
+        // Time-shared threads lose a context switch per quantum: useful fraction quantum / (quantum + switch).
+        double quantum = SimulationOptions.Nanoseconds(options.Quantum);
+        _sharingEfficiency = quantum / (quantum + options.ContextSwitchNs);
+
+        _programs = new ProgramSlot[programs.Count];
+        for (int p = 0; p < programs.Count; p++)
+        {
+            var table = speedups?[p];
+            _programs[p] = new ProgramSlot(programs[p], table);
+        }
+
+        int programCount = programs.Count;
+        int threadCount;
+        switch (scheme)
+        {
+            case SimulatedScheme.OversubscribedFree:
+            case SimulatedScheme.OversubscribedPinned:
+                // A work-stealing scheduler per program with a thread per core: programCount x cores threads.
+                threadCount = programCount * _cores;
+                _sets = new QueueSet[programCount];
+                for (int p = 0; p < programCount; p++)
+                {
+                    _sets[p] = new QueueSet(_cores, threadCount);
+                }
+
+                _groups = scheme == SimulatedScheme.OversubscribedFree
+                    ? [new CpuGroup(_cores)]
+                    : [.. Enumerable.Range(0, _cores).Select(_ => new CpuGroup(1))];
+                _threads = new SimThread[threadCount];
+                for (int p = 0; p < programCount; p++)
+                {
+                    for (int i = 0; i < _cores; i++)
+                    {
+                        int group = scheme == SimulatedScheme.OversubscribedFree ? 0 : i;
+                        _threads[(p * _cores) + i] = new SimThread((p * _cores) + i, core: i, group, slot: i, home: p);
+                    }
+                }
+
+                break;
+            case SimulatedScheme.Shared:
+            case SimulatedScheme.Default:
+                // One pool for everybody. The pool model (default) is unpinned and may run extra injected threads,
+                // so its threads share one group of capacity `cores`; shared pins one worker per core.
+                threadCount = _cores + (scheme == SimulatedScheme.Default ? options.ThreadPoolExtraThreads : 0);
+                _sets = [new QueueSet(threadCount, threadCount)];
+                _groups = scheme == SimulatedScheme.Default
+                    ? [new CpuGroup(_cores)]
+                    : [.. Enumerable.Range(0, _cores).Select(_ => new CpuGroup(1))];
+                _threads = new SimThread[threadCount];
+                for (int i = 0; i < threadCount; i++)
+                {
+                    _threads[i] = new SimThread(i, core: i % _cores, group: scheme == SimulatedScheme.Default ? 0 : i, slot: i, home: 0);
+                }
+
+                break;
+            default:
+                // Partitioning: one worker per core (two thread slots per core when standby handover is on, so a
+                // moved core can serve its new owner while the old task finishes on the same core).
+                int perCore = options.StandbyHandover ? 2 : 1;
+                threadCount = _cores * perCore;
+                _sets = new QueueSet[programCount];
+                for (int p = 0; p < programCount; p++)
+                {
+                    _sets[p] = new QueueSet(_cores, threadCount);
+                }
+
+                _groups = [.. Enumerable.Range(0, _cores).Select(_ => new CpuGroup(1))];
+                _threads = new SimThread[threadCount];
+                for (int t = 0; t < threadCount; t++)
+                {
+                    int core = t % _cores;
+                    _threads[t] = new SimThread(t, core, group: core, slot: core, home: -1) { Inactive = t >= _cores };
+                }
+
+                break;
+        }
+
+        _activeThread = [.. Enumerable.Range(0, _cores)];
+        _homeCount = new int[programCount];
+        _servingBusy = new int[programCount];
+        if (_partitioning)
+        {
+            IAllocationPolicy policy = scheme switch
+            {
+                SimulatedScheme.Static => new ProportionalPolicy(),
+                SimulatedScheme.Dynamic => new TaskAvailabilityPolicy(),
+                _ => new HillClimbingPolicy(),
+            };
+            _decider = new RebalanceDecider(policy, CpuTopology.Uniform(options.Packages, _cores / options.Packages));
+            _idleAnywhere = _lending ? new IndexSet(threadCount) : null;
+        }
+    }
+
+    /// <summary>Progress callback: simulated time reached, ns (called now and then).</summary>
+    public Action<long>? Progress { get; init; }
+
+    /// <summary>Runs the cyclic protocol to the end: every program starts at 0 and restarts on completion until the limit.</summary>
+    /// <param name="cancellationToken">Stops the simulation (checked every few thousand events).</param>
+    /// <returns>The test.</returns>
+    public SimulatedCyclicTest Run(CancellationToken cancellationToken)
+    {
+        foreach (var t in _threads)
+        {
+            if (!t.Inactive)
+            {
+                MakeIdle(t);
+            }
+        }
+
+        if (_partitioning)
+        {
+            // Programs register one by one, each registration an Arrival decision (as the harness opens a session).
+            for (int k = 1; k <= _programs.Length; k++)
+            {
+                Decide(RebalanceReason.Arrival, k);
+            }
+
+            // Static repartitions only when programs outnumber cores (the starvation guard needs interval decisions).
+            if (_scheme != SimulatedScheme.Static || _programs.Length > _cores)
+            {
+                Schedule(SimulationOptions.Nanoseconds(_options.RebalanceInterval), DecisionEvent, 0, 0);
+            }
+        }
+
+        for (int p = 0; p < _programs.Length; p++)
+        {
+            StartRun(p);
+        }
+
+        foreach (var set in _sets)
+        {
+            WakeIdle(set);
+        }
+
+        long nextProgress = 0;
+        while (_events.TryDequeue(out var e, out var key))
+        {
+            _now = key.Time;
+            _eventCount++;
+            if ((_eventCount & 0xFFF) == 0)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                if (_now >= nextProgress)
+                {
+                    Progress?.Invoke(_now);
+                    nextProgress = _now + 1_000_000_000;
+                }
+            }
+
+            if (_now > _giveUpAt)
+            {
+                // Runs end soon after the limit in any sane schedule; a program nobody serves would tick forever.
+                throw new InvalidOperationException(
+                    $"The simulation passed {Time(_giveUpAt)} with {_runningPrograms} program(s) still running: some program is never served (a scheme without lending that gives it no core?).");
+            }
+
+            if (e.Kind == GroupDueEvent)
+            {
+                OnGroupDue(e.Group, e.Version);
+            }
+            else
+            {
+                OnDecisionTick();
+            }
+        }
+
+        if (_runningPrograms != 0 || _busyThreads != 0)
+        {
+            throw new InvalidOperationException($"Simulation ended with {_runningPrograms} programs running and {_busyThreads} threads busy: a task was lost.");
+        }
+
+        return new SimulatedCyclicTest(
+            _scheme,
+            [.. _programs.Select(p => p.Program.Name)],
+            _runs,
+            _allocations,
+            TimeSpan.FromTicks(_limit / 100),
+            TimeSpan.FromTicks(_now / 100),
+            new SimulationCounters(_eventCount, _taskCount, _stealCount, _moveCount, _decisionCount, _lendCount));
+    }
+
+    // ----- runs -----
+
+    private void StartRun(int p)
+    {
+        var program = _programs[p];
+        program.Running = true;
+        program.RunStart = _now;
+        _runningPrograms++;
+        var set = _sets[SetOf(p)];
+        set.Global.PushBottom(Pack(p, 0, merge: false));
+        set.Queued++;
+    }
+
+    private void FinishRun(int p)
+    {
+        var program = _programs[p];
+        _runs.Add(new SimulatedRun(program.Program.Name, program.RunIndex, Time(program.RunStart), Time(_now), Counted: _now <= _limit));
+        program.RunIndex++;
+        program.Running = false;
+        _runningPrograms--;
+        // Restart while the limit has not been reached (the harness's runner: "while elapsed < limit, start a run").
+        if (_now < _limit)
+        {
+            StartRun(p);
+        }
+    }
+
+    // ----- tasks -----
+
+    private static long Pack(int program, int node, bool merge) => ((long)program << 32) | ((long)node << 1) | (merge ? 1L : 0L);
+
+    private static int ProgramOf(long task) => (int)(task >> 32);
+
+    private static int NodeOf(long task) => (int)((task & 0xFFFF_FFFFL) >> 1);
+
+    private static bool IsMerge(long task) => (task & 1) != 0;
+
+    private int SetOf(int program) => _sets.Length == 1 ? 0 : program;
+
+    /// <summary>Starts <paramref name="task"/> on thread <paramref name="t"/> with the given extra cost (steal, wake, move).</summary>
+    private void StartTask(SimThread t, long task, long extra)
+    {
+        int p = ProgramOf(task);
+        int node = NodeOf(task);
+        var graph = _programs[p].Program.Graph;
+        long duration = IsMerge(task) ? graph.Merge[node] : graph.Work[node];
+        if (!_options.Inflation.IsOff)
+        {
+            duration = (long)(duration * _options.Inflation.Factor(_busyThreads + 1, _cores));
+        }
+
+        t.Busy = true;
+        t.Task = task;
+        _busyThreads++;
+        _servingBusy[p]++;
+        long work = duration + _options.TaskOverheadNs + extra + t.PendingCost;
+        t.PendingCost = 0;
+        var group = _groups[t.Group];
+        Advance(group);
+        group.Finishers.Enqueue(t.Index, group.Virtual + work);
+        group.Runnable++;
+        Reschedule(t.Group);
+    }
+
+    /// <summary>Thread <paramref name="t"/> finished its task: apply the task graph's rule, then find more work.</summary>
+    private void OnTaskDone(SimThread t)
+    {
+        long task = t.Task;
+        int p = ProgramOf(task);
+        int node = NodeOf(task);
+        var program = _programs[p];
+        var graph = program.Program.Graph;
+        t.Busy = false;
+        _busyThreads--;
+        _servingBusy[p]--;
+        _taskCount++;
+        var set = _sets[t.Serving];
+        if (!IsMerge(task) && graph.ChildCount[node] > 0)
+        {
+            // Split done: all children go onto this thread's deque, first child first (the owner pops the last).
+            int first = graph.FirstChild[node];
+            int count = graph.ChildCount[node];
+            program.Pending[node] = count;
+            var deque = set.Deques[t.Slot];
+            for (int c = first; c < first + count; c++)
+            {
+                deque.PushBottom(Pack(p, c, merge: false));
+            }
+
+            set.Queued += count;
+            set.NonEmpty.Add(t.Slot);
+        }
+        else
+        {
+            int parent = graph.Parent[node];
+            if (parent < 0)
+            {
+                FinishRun(p);
+            }
+            else if (--program.Pending[parent] == 0)
+            {
+                // The last child to report queues the merge where it runs (the continuation engine's rule).
+                set.Deques[t.Slot].PushBottom(Pack(p, parent, merge: true));
+                set.Queued++;
+                set.NonEmpty.Add(t.Slot);
+            }
+        }
+
+        if (t.Retiring)
+        {
+            // Standby handover: the core already has a new thread; this one only had to finish its task.
+            Drain(t);
+            t.Retiring = false;
+            t.Inactive = true;
+        }
+        else
+        {
+            Dispatch(t);
+        }
+
+        // New children, a merge or a restarted run's root (a task of program p always runs on a thread serving
+        // p's set, so a restart lands in this same set) may be waiting for idle threads.
+        WakeIdle(set);
+    }
+
+    /// <summary>
+    /// Gives an idle (or just finished) thread its next task, moving it first when its home changed; makes it idle
+    /// when there is none. Returns whether it started a task.
+    /// </summary>
+    private bool Dispatch(SimThread t)
+    {
+        if (_partitioning)
+        {
+            if (t.Home < 0)
+            {
+                MakeIdle(t);
+                return false;
+            }
+
+            if (t.Serving != t.Home)
+            {
+                if (!t.Lent)
+                {
+                    // A decision moved this worker's core: it moves now, at a task boundary.
+                    Drain(t);
+                    t.Serving = t.Home;
+                    t.PendingCost += _options.MoveOverheadNs;
+                    _moveCount++;
+                }
+                else if (_sets[t.Home].Queued > 0)
+                {
+                    // Lent, and home has work again: go home.
+                    Drain(t);
+                    t.Serving = t.Home;
+                    t.Lent = false;
+                }
+            }
+        }
+
+        if (TryTake(t, _sets[t.Serving]))
+        {
+            return true;
+        }
+
+        if (_lending)
+        {
+            if (t.Lent && t.Serving != t.Home)
+            {
+                // The borrower ran dry: back home first (its queues were empty when we left, but look again).
+                t.Serving = t.Home;
+                t.Lent = false;
+                if (TryTake(t, _sets[t.Home]))
+                {
+                    return true;
+                }
+            }
+
+            // Lend to another program with queued tasks, scanning from a rotating cursor (as the mechanism's director).
+            for (int i = 0; i < _sets.Length; i++)
+            {
+                int s = (_lendCursor + i) % _sets.Length;
+                if (s != t.Home && _sets[s].Queued > 0)
+                {
+                    _lendCursor = s + 1;
+                    t.Serving = s;
+                    t.Lent = true;
+                    _lendCount++;
+                    bool took = TryTake(t, _sets[s]);
+                    System.Diagnostics.Debug.Assert(took, "A set with queued tasks always yields one.");
+                    return took;
+                }
+            }
+        }
+
+        MakeIdle(t);
+        return false;
+    }
+
+    /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
+    private bool TryTake(SimThread t, QueueSet set)
+    {
+        if (set.Queued == 0)
+        {
+            return false;
+        }
+
+        var own = set.Deques[t.Slot];
+        if (own.Count > 0)
+        {
+            long task = own.PopBottom();
+            if (own.Count == 0)
+            {
+                set.NonEmpty.Remove(t.Slot);
+            }
+
+            set.Queued--;
+            StartTask(t, task, 0);
+            return true;
+        }
+
+        if (set.Global.Count > 0)
+        {
+            set.Queued--;
+            StartTask(t, set.Global.PopTop(), 0);
+            return true;
+        }
+
+        // Invariant: Queued > 0 and own deque and global queue empty, so some other deque is non-empty.
+        int victim = set.NonEmpty.Random(_random);
+        var deque = set.Deques[victim];
+        long stolen = deque.PopTop();
+        if (deque.Count == 0)
+        {
+            set.NonEmpty.Remove(victim);
+        }
+
+        set.Queued--;
+        _stealCount++;
+        StartTask(t, stolen, _options.StealOverheadNs);
+        return true;
+    }
+
+    /// <summary>A thread leaving a set hands its deque's tasks to that set's global queue, oldest first (the mechanism's drain).</summary>
+    private void Drain(SimThread t)
+    {
+        var set = _sets[t.Serving];
+        var deque = set.Deques[t.Slot];
+        if (deque.Count == 0)
+        {
+            return;
+        }
+
+        while (deque.Count > 0)
+        {
+            set.Global.PushBottom(deque.PopTop());
+        }
+
+        set.NonEmpty.Remove(t.Slot);
+    }
+
+    private void MakeIdle(SimThread t)
+    {
+        if (_partitioning && t.Home >= 0 && t.Serving != t.Home)
+        {
+            Drain(t);
+            t.Serving = t.Home;
+        }
+
+        t.Lent = false;
+        t.Idle = true;
+        // An idle thread owes nothing: waking it charges the wake anew (and a pending move cost is void once idle).
+        t.PendingCost = 0;
+        if (t.Home >= 0)
+        {
+            // Invariant: an idle thread with a home is in its home's idle set (and, with lending, in _idleAnywhere);
+            // a homeless one (before the first decision) is in neither.
+            _sets[t.Home].Idle.Add(t.Index);
+            _idleAnywhere?.Add(t.Index);
+        }
+    }
+
+    private void Unidle(SimThread t)
+    {
+        t.Idle = false;
+        if (t.Home >= 0)
+        {
+            _sets[t.Home].Idle.Remove(t.Index);
+        }
+
+        _idleAnywhere?.Remove(t.Index);
+        t.PendingCost += _options.WakeOverheadNs;
+    }
+
+    /// <summary>
+    /// While <paramref name="set"/> has queued tasks, wakes idle threads that may take them: its own first, then
+    /// (partitioning with lending) idle workers of other programs, which lend themselves.
+    /// </summary>
+    private void WakeIdle(QueueSet set)
+    {
+        while (set.Queued > 0)
+        {
+            int index;
+            if (set.Idle.Count > 0)
+            {
+                index = set.Idle.Random(_random);
+            }
+            else if (_idleAnywhere is { Count: > 0 } anywhere)
+            {
+                index = anywhere.Random(_random);
+            }
+            else
+            {
+                return;
+            }
+
+            var t = _threads[index];
+            Unidle(t);
+            if (!Dispatch(t))
+            {
+                return;
+            }
+        }
+    }
+
+    // ----- CPU groups (processor sharing) -----
+
+    private double Rate(CpuGroup group) =>
+        group.Runnable <= group.Capacity ? 1.0 : group.Capacity / group.Runnable * _sharingEfficiency;
+
+    /// <summary>Brings the group's virtual time to now.</summary>
+    private void Advance(CpuGroup group)
+    {
+        if (group.Runnable > 0)
+        {
+            group.Virtual += Rate(group) * (_now - group.LastUpdate);
+        }
+
+        group.LastUpdate = _now;
+    }
+
+    /// <summary>Invalidates the group's pending event and schedules its earliest finisher under the current rate.</summary>
+    private void Reschedule(int g)
+    {
+        var group = _groups[g];
+        group.Version++;
+        if (group.Finishers.TryPeek(out _, out double finish))
+        {
+            double wait = Math.Max(0, finish - group.Virtual) / Rate(group);
+            Schedule(_now + (long)Math.Ceiling(wait), GroupDueEvent, g, group.Version);
+        }
+    }
+
+    private void OnGroupDue(int g, int version)
+    {
+        var group = _groups[g];
+        if (version != group.Version)
+        {
+            return; // superseded by a later change of the group's runnable set
+        }
+
+        Advance(group);
+        // Every thread whose finish point has been reached (1 ns of slack for the rounding up of event times).
+        var done = group.DoneScratch;
+        done.Clear();
+        while (group.Finishers.TryPeek(out int index, out double finish) && finish <= group.Virtual + 1.0)
+        {
+            group.Finishers.Dequeue();
+            group.Runnable--;
+            done.Add(index);
+        }
+
+        Reschedule(g);
+        foreach (int index in done)
+        {
+            OnTaskDone(_threads[index]);
+        }
+    }
+
+    // ----- partitioning decisions -----
+
+    private void OnDecisionTick()
+    {
+        if (_runningPrograms == 0)
+        {
+            return; // the test is over; no more ticks
+        }
+
+        Decide(RebalanceReason.Interval, _programs.Length);
+        Schedule(_now + SimulationOptions.Nanoseconds(_options.RebalanceInterval), DecisionEvent, 0, 0);
+    }
+
+    /// <summary>
+    /// Builds the snapshot the mechanism would build (registration order: speedup table, queued tasks, owned cores,
+    /// workers running the program's tasks) for the first <paramref name="live"/> programs, runs the real decider
+    /// (policy, starvation guard, placement) and applies its moves.
+    /// </summary>
+    private void Decide(RebalanceReason reason, int live)
+    {
+        _decisionCount++;
+        var states = new ProgramState[live];
+        for (int p = 0; p < live; p++)
+        {
+            var table = _programs[p].Table;
+            double speedup = table?.SpeedupAt(_cores) ?? 1.0;
+            states[p] = new ProgramState(new ProgramId(p), speedup, _sets[p].Queued, _homeCount[p], table, _servingBusy[p]);
+        }
+
+        RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
+        if (decision.Skipped)
+        {
+            return;
+        }
+
+        foreach (var move in decision.Moves)
+        {
+            ChangeHome(move.CpuId, move.To?.Value ?? -1);
+        }
+
+        var cores = new int[_programs.Length];
+        foreach (var allocation in decision.After)
+        {
+            cores[allocation.Id.Value] = allocation.Cores;
+        }
+
+        _allocations.Add(new SimulatedAllocation(Time(_now), cores));
+        foreach (var set in _sets)
+        {
+            WakeIdle(set);
+        }
+    }
+
+    /// <summary>Gives core <paramref name="core"/> to program <paramref name="home"/> (-1: nobody).</summary>
+    private void ChangeHome(int core, int home)
+    {
+        var t = _threads[_activeThread[core]];
+        if (t.Home == home)
+        {
+            return;
+        }
+
+        if (t.Home >= 0)
+        {
+            _homeCount[t.Home]--;
+        }
+
+        if (home >= 0)
+        {
+            _homeCount[home]++;
+        }
+
+        if (t.Idle)
+        {
+            // An idle worker moves at once.
+            if (t.Home >= 0)
+            {
+                _sets[t.Home].Idle.Remove(t.Index);
+            }
+
+            t.Home = home;
+            if (home >= 0)
+            {
+                t.Serving = home;
+                _sets[home].Idle.Add(t.Index);
+                _idleAnywhere?.Add(t.Index);
+                _moveCount++;
+            }
+            else
+            {
+                _idleAnywhere?.Remove(t.Index);
+            }
+
+            return;
+        }
+
+        if (_options.StandbyHandover && home >= 0 && !t.Lent && t.Home >= 0)
+        {
+            var standby = _threads[t.Index < _cores ? t.Index + _cores : t.Index - _cores];
+            if (standby.Inactive)
+            {
+                // The running task finishes on this core, time-sliced with the new owner's work (same CPU group).
+                t.Retiring = true;
+                t.Home = home; // counted as the new owner's core from now on
+                standby.Inactive = false;
+                standby.Home = home;
+                standby.Serving = home;
+                standby.Lent = false;
+                standby.PendingCost += _options.MoveOverheadNs;
+                _activeThread[core] = standby.Index;
+                _moveCount++;
+                if (!TryTake(standby, _sets[home]))
+                {
+                    MakeIdle(standby);
+                }
+
+                return;
+            }
+        }
+
+        // A busy worker moves at its next task boundary (Dispatch sees Serving != Home).
+        t.Home = home;
+    }
+
+    // ----- helpers -----
+
+    private void Schedule(long time, int kind, int group, int version) =>
+        // The sequence number breaks ties in insertion order, so the run is deterministic.
+        _events.Enqueue((kind, group, version), (time, _sequence++));
+
+    private static TimeSpan Time(long nanoseconds) => TimeSpan.FromTicks(nanoseconds / 100);
+
+    /// <summary>Per-program run state.</summary>
+    private sealed class ProgramSlot(SimulatedProgram program, ScalabilityTable? table)
+    {
+        public SimulatedProgram Program { get; } = program;
+
+        public ScalabilityTable? Table { get; } = table;
+
+        /// <summary>Per internal node: children not yet reported in the current run.</summary>
+        public int[] Pending { get; } = new int[program.Graph.NodeCount];
+
+        public bool Running { get; set; }
+
+        public long RunStart { get; set; }
+
+        public int RunIndex { get; set; }
+    }
+}

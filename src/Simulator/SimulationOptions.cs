@@ -1,0 +1,134 @@
+namespace DivCon.Simulator;
+
+/// <summary>
+/// The simulated machine and the costs the recorded task trees do not contain. Immutable; derive variants with
+/// <c>with</c>. <see cref="Validate"/> checks every value (the simulator calls it).
+/// </summary>
+/// <remarks>
+/// The default overheads come from this repository's BenchmarkDotNet suites on the 2-CPU development machine
+/// (see README.md beside this file): a task costs about 125 ns of machinery (the skeleton benchmark's continuation
+/// engine, 2^17 nodes); moving a busy multiprogram worker about 5 us (<c>MultiprogramBenchmarks.MoveOneWorker</c>).
+/// The steal, wake and context-switch costs are not measured here and are stated assumptions.
+/// </remarks>
+public sealed record SimulationOptions
+{
+    /// <summary>Simulated cores (at least 1).</summary>
+    public int Cores { get; init; } = 64;
+
+    /// <summary>Seed of every random choice (victims, idle workers); the same seed gives the same result.</summary>
+    public int Seed { get; init; } = 1;
+
+    /// <summary>Machinery per task (creation, queueing, dispatch), added to every task's duration, ns (default 125).</summary>
+    public long TaskOverheadNs { get; init; } = 125;
+
+    /// <summary>Extra cost of a task taken from another worker's deque in ns (assumption: 1 us).</summary>
+    public long StealOverheadNs { get; init; } = 1_000;
+
+    /// <summary>Extra cost for an idle (parked) worker to start a task in ns (assumption: 5 us; 14-55 us measured for a futex wake on a loaded VM).</summary>
+    public long WakeOverheadNs { get; init; } = 5_000;
+
+    /// <summary>Extra cost of a worker moving to another program at a task boundary, ns (measured: about 5 us).</summary>
+    public long MoveOverheadNs { get; init; } = 5_000;
+
+    /// <summary>Interval of the partitioning schemes' decisions (the mechanism's default, 100 ms).</summary>
+    public TimeSpan RebalanceInterval { get; init; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
+    public bool Lending { get; init; } = true;
+
+    /// <summary>
+    /// Standby handover for partitioning schemes: a worker asked to move while it runs a task of its old program
+    /// starts serving its new owner at once, time-sliced on its core with the unfinished task (processor sharing of
+    /// the two), instead of moving only when the task ends.
+    /// </summary>
+    public bool StandbyHandover { get; init; }
+
+    /// <summary>The OS time slice for oversubscribed threads (default 4 ms).</summary>
+    public TimeSpan Quantum { get; init; } = TimeSpan.FromMilliseconds(4);
+
+    /// <summary>Cost of one context switch between time-shared threads, ns (assumption: 5 us, cache refill included).</summary>
+    public long ContextSwitchNs { get; init; } = 5_000;
+
+    /// <summary>Extra threads the .NET pool model runs beyond one per core for <c>default</c> (thread injection; default 0).</summary>
+    public int ThreadPoolExtraThreads { get; init; }
+
+    /// <summary>Packages of the simulated machine's topology (cores split evenly), used by the placement step.</summary>
+    public int Packages { get; init; } = 1;
+
+    /// <summary>The memory-bandwidth / work-inflation knob (off by default; see <see cref="WorkInflation"/>).</summary>
+    public WorkInflation Inflation { get; init; } = WorkInflation.None;
+
+    /// <summary>
+    /// Coarsening for speed: subtrees whose total work is at most this much are simulated as one leaf of that
+    /// duration (zero: off). Changes results only for subtrees finer than the threshold. Applied by callers that
+    /// build graphs from trees (<see cref="TaskGraph.FromTree"/>), as the harness does.
+    /// </summary>
+    public TimeSpan CoarsenBelow { get; init; } = TimeSpan.Zero;
+
+    /// <summary>
+    /// Flattening for speed: internal nodes whose split plus merge take at most this many ns are dissolved into their
+    /// parent (see <see cref="TaskGraph.FromTree"/>); 0: off. Applied by callers that build graphs from trees.
+    /// </summary>
+    public long FlattenBelowNs { get; init; }
+
+    /// <summary>
+    /// Outlier clamping when building graphs from trees (see <see cref="TaskGraph.FromTree"/>): 0 off, else the factor
+    /// above the median of the same phase and depth beyond which a duration is replaced by that median.
+    /// </summary>
+    public double ClampOutliers { get; init; }
+
+    /// <summary>Alone runs per program for C_SP (each with its own random stream).</summary>
+    public int IsolatedRuns { get; init; } = 3;
+
+    /// <summary>Checks every value.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it and its value.</exception>
+    public void Validate()
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(Cores, 1, nameof(Cores));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(Cores, 4096, nameof(Cores));
+        ArgumentOutOfRangeException.ThrowIfNegative(TaskOverheadNs, nameof(TaskOverheadNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(StealOverheadNs, nameof(StealOverheadNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(WakeOverheadNs, nameof(WakeOverheadNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(MoveOverheadNs, nameof(MoveOverheadNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
+        NotNegative(CoarsenBelow, nameof(CoarsenBelow));
+        ArgumentOutOfRangeException.ThrowIfNegative(FlattenBelowNs, nameof(FlattenBelowNs));
+        if (!double.IsFinite(ClampOutliers) || (ClampOutliers != 0 && ClampOutliers <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");
+        }
+        if (RebalanceInterval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(RebalanceInterval), RebalanceInterval, "The rebalance interval must be positive.");
+        }
+
+        if (Quantum <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(Quantum), Quantum, "The quantum must be positive.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(ThreadPoolExtraThreads, nameof(ThreadPoolExtraThreads));
+        ArgumentOutOfRangeException.ThrowIfLessThan(Packages, 1, nameof(Packages));
+        if (Cores % Packages != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(Packages), Packages, $"{Cores} cores do not split evenly into {Packages} packages.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(IsolatedRuns, 1, nameof(IsolatedRuns));
+        ArgumentNullException.ThrowIfNull(Inflation, nameof(Inflation));
+        Inflation.Validate();
+    }
+
+    /// <summary>A time span as whole nanoseconds (the simulator's clock unit).</summary>
+    /// <param name="span">The span.</param>
+    /// <returns>Nanoseconds.</returns>
+    internal static long Nanoseconds(TimeSpan span) => span.Ticks * 100;
+
+    private static void NotNegative(TimeSpan value, string name)
+    {
+        if (value < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(name, value, $"{name} must not be negative.");
+        }
+    }
+}

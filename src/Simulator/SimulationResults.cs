@@ -1,0 +1,40 @@
+namespace DivCon.Simulator;
+
+/// <summary>One finished run of one program in a simulated cyclic test (same meaning as the harness's run record).</summary>
+/// <param name="Program">Program name.</param>
+/// <param name="RunIndex">0-based index of the run among the program's runs.</param>
+/// <param name="Start">Simulated time the run started.</param>
+/// <param name="End">Simulated time the run finished.</param>
+/// <param name="Counted">False when the run ended after the time limit.</param>
+public sealed record SimulatedRun(string Program, int RunIndex, TimeSpan Start, TimeSpan End, bool Counted);
+
+/// <summary>The allocation a partitioning scheme applied at a simulated time.</summary>
+/// <param name="Time">When.</param>
+/// <param name="Cores">Cores owned per program, in workload order.</param>
+public sealed record SimulatedAllocation(TimeSpan Time, IReadOnlyList<int> Cores);
+
+/// <summary>Counters of one simulation, for reports and for checking the simulator's own speed.</summary>
+/// <param name="Events">Events processed.</param>
+/// <param name="Tasks">Tasks executed.</param>
+/// <param name="Steals">Tasks taken from another worker's deque.</param>
+/// <param name="Moves">Worker moves between programs (partitioning schemes).</param>
+/// <param name="Decisions">Rebalance decisions asked for (skipped ones included).</param>
+/// <param name="Lends">Times an idle worker served another program (partitioning schemes with lending).</param>
+public sealed record SimulationCounters(long Events, long Tasks, long Steals, long Moves, long Decisions, long Lends);
+
+/// <summary>What a simulated cyclic test produced.</summary>
+/// <param name="Scheme">The scheme.</param>
+/// <param name="Programs">Program names in workload order.</param>
+/// <param name="Runs">Every finished run in completion order.</param>
+/// <param name="Allocations">Applied allocations (partitioning schemes; empty otherwise).</param>
+/// <param name="TimeLimit">The time limit.</param>
+/// <param name="Elapsed">Simulated time until the last in-flight run finished.</param>
+/// <param name="Counters">Counters.</param>
+public sealed record SimulatedCyclicTest(
+    SimulatedScheme Scheme,
+    IReadOnlyList<string> Programs,
+    IReadOnlyList<SimulatedRun> Runs,
+    IReadOnlyList<SimulatedAllocation> Allocations,
+    TimeSpan TimeLimit,
+    TimeSpan Elapsed,
+    SimulationCounters Counters);

@@ -1,0 +1,127 @@
+using DivCon.Harness.Tests.Cli;
+using DivCon.Skeletons.Tracing;
+
+namespace DivCon.Harness.Tests.Simulation;
+
+/// <summary>
+/// The trace and simulate commands end to end: a real recording at tiny sizes, simulations of synthetic traces in
+/// every mode, and one-line errors for a missing folder, a missing trace and a corrupt or truncated file.
+/// </summary>
+[Collection(LiveSchedulersTestGroup.Name)]
+public sealed class TraceAndSimulateCommandTests : IDisposable
+{
+    private readonly string _root = Path.Combine(Path.GetTempPath(), "divcon-sim-" + Guid.NewGuid().ToString("N"));
+
+    public TraceAndSimulateCommandTests() => Directory.CreateDirectory(_root);
+
+    private string Traces => Path.Combine(_root, "traces");
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_root))
+        {
+            Directory.Delete(_root, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Trace_records_a_readable_tree_per_program_and_worker_count()
+    {
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "trace", "--programs", "quicksort,sumsq", "--sizes", "quicksort=2^14", "sumsq=2^14", "--workers", "1", "--granularity-cores", "8", "--repeat", "2", "--out", Traces);
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("Recorded task trees", output, StringComparison.Ordinal);
+        foreach (string program in new[] { "quicksort", "sumsq" })
+        {
+            TaskTree tree = TaskTreeFile.Read(Path.Combine(Traces, $"{program}-w1-g8.dctree"));
+            Assert.Equal(program, tree.Property("program"));
+            Assert.Equal("2", tree.Property("recordedRuns"));
+            Assert.True(tree.LeafCount >= 16, $"{program}: {tree.LeafCount} leaves for 8 cores x 4");
+        }
+    }
+
+    [Theory]
+    [InlineData("cyclic", "simulated-cyclic-8")]
+    [InlineData("symmetric", "simulated-symmetric-8-quicksort")]
+    public async Task Simulate_writes_the_cyclic_reports_labelled_simulated(string mode, string folder)
+    {
+        WriteSyntheticTraces(cores: 8);
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort,strassen", "--cores", "8", "--duration", "0.5", "-k", "2", "--out", _root);
+
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("SIMULATED", output, StringComparison.Ordinal);
+        string path = Path.Combine(_root, folder);
+        foreach (string file in new[] { "runs.csv", "isolated.csv", "summary.json", "summary.md", "stp.svg", "simulation.md", "allocation-dynamic.svg" })
+        {
+            Assert.True(File.Exists(Path.Combine(path, file)), file);
+        }
+
+        Assert.Contains("simulated, 8 cores", File.ReadAllText(Path.Combine(path, "summary.md")), StringComparison.Ordinal);
+        string runs = File.ReadAllText(Path.Combine(path, "runs.csv"));
+        foreach (string scheme in new[] { "oversubscribed-free", "oversubscribed-pinned", "shared", "default", "static", "dynamic", "hill-climbing" })
+        {
+            Assert.Contains(scheme + ",", runs, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task Simulate_scalability_reports_speedups()
+    {
+        WriteSyntheticTraces(cores: 8);
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "scalability", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "8", "--out", _root);
+
+        Assert.True(exitCode == 0, error);
+        string csv = File.ReadAllText(Path.Combine(_root, "simulated-scalability-8", "speedup.csv"));
+        Assert.Contains("quicksort,8,", csv, StringComparison.Ordinal);
+        Assert.Contains("Simulated speedup", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Missing_folder_missing_trace_and_corrupt_trace_are_one_line_errors()
+    {
+        var (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Path.Combine(_root, "nowhere"), "--programs", "quicksort", "--cores", "4");
+        Assert.Equal(2, exitCode);
+        Assert.Contains("does not exist", error, StringComparison.Ordinal);
+        Assert.Single(error.Trim().Split('\n'));
+
+        WriteSyntheticTraces(cores: 4);
+        (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "mergesort", "--cores", "4");
+        Assert.Equal(2, exitCode);
+        Assert.Contains("No trace of 'mergesort'", error, StringComparison.Ordinal);
+
+        string path = Path.Combine(Traces, "quicksort-w1-g4.dctree");
+        byte[] bytes = File.ReadAllBytes(path);
+        File.WriteAllBytes(path, bytes[..(bytes.Length / 2)]);
+        (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4");
+        Assert.Equal(2, exitCode);
+        Assert.Contains("quicksort-w1-g4.dctree", error, StringComparison.Ordinal);
+        Assert.Single(error.Trim().Split('\n'));
+    }
+
+    [Fact]
+    public async Task Bad_options_fail_before_anything_runs()
+    {
+        var (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--schemes", "round-robin");
+        Assert.Equal(1, exitCode);
+        Assert.Contains("Unknown scheme 'round-robin'", error, StringComparison.Ordinal);
+        (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--inflation", "lots", "--trace-dir", _root);
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--inflation 'lots'", error, StringComparison.Ordinal);
+        (exitCode, var output, _) = await CliRunner.RunAsync("simulate", "--help");
+        Assert.Equal(0, exitCode);
+        Assert.Contains("--trace-dir", output, StringComparison.Ordinal);
+    }
+
+    private void WriteSyntheticTraces(int cores)
+    {
+        Directory.CreateDirectory(Traces);
+        // A wide program and a narrow, sequential-heavy one, recorded "on one worker" with granularity for `cores`.
+        TaskTreeFile.Write(Path.Combine(Traces, $"quicksort-w1-g{cores}.dctree"),
+            TaskTree.FromShape(branching: 2, depth: 4, execute: 2_000_000, split: 300_000, merge: 100_000));
+        TaskTreeFile.Write(Path.Combine(Traces, $"strassen-w1-g{cores}.dctree"),
+            TaskTree.FromShape(branching: 7, depth: 1, execute: 5_000_000, split: 1_000_000, merge: 1_000_000));
+    }
+}

@@ -1,0 +1,93 @@
+using DivCon.Skeletons.Tracing;
+
+namespace DivCon.Simulator.Tests;
+
+/// <summary>Every scheme runs a mixed workload to the end; a seed fixes the result.</summary>
+public sealed class SchemeAndDeterminismTests
+{
+    private const long Us = 1_000;
+
+    private static SimulatedProgram[] Workload() =>
+    [
+        // A wide cheap tree, a deep unbalanced one and a sequential-heavy one (big split and merge).
+        new("wide", TaskGraph.FromTree(TaskTree.FromShape(branching: 8, depth: 2, execute: 300 * Us, split: 5 * Us, merge: 5 * Us))),
+        new("deep", TaskGraph.FromTree(TaskTree.FromChildCounts([2, 2, 0, 2, 0, 0, 0], i => (i + 1) * 400 * Us, i => 50 * Us))),
+        new("serial", TaskGraph.FromTree(TaskTree.FromShape(branching: 2, depth: 3, execute: 200 * Us, split: 800 * Us, merge: 600 * Us))),
+    ];
+
+    public static TheoryData<SimulatedScheme, bool> Schemes()
+    {
+        var data = new TheoryData<SimulatedScheme, bool>();
+        foreach (var scheme in SimulatedSchemes.All)
+        {
+            data.Add(scheme, false);
+        }
+
+        data.Add(SimulatedScheme.Dynamic, true);
+        data.Add(SimulatedScheme.HillClimbing, true);
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(Schemes))]
+    public void Every_scheme_completes_runs_of_every_program(SimulatedScheme scheme, bool standby)
+    {
+        var options = new SimulationOptions { Cores = 8, Seed = 3, StandbyHandover = standby, RebalanceInterval = TimeSpan.FromMilliseconds(5) };
+        var test = new WorkloadSimulator(options).RunCyclic(Workload(), scheme, TimeSpan.FromMilliseconds(300));
+
+        Assert.Equal(scheme, test.Scheme);
+        foreach (var program in Workload())
+        {
+            var runs = test.Runs.Where(r => r.Program == program.Name).ToList();
+            Assert.Contains(runs, r => r.Counted);
+            // Cyclic: each run starts when the previous one ended; only the last may end after the limit.
+            for (int i = 1; i < runs.Count; i++)
+            {
+                Assert.Equal(runs[i - 1].End, runs[i].Start);
+            }
+
+            Assert.All(runs.SkipLast(1), r => Assert.True(r.Counted));
+        }
+
+        Assert.True(test.Elapsed >= test.TimeLimit);
+        Assert.Equal(scheme.Partitions(), test.Allocations.Count > 0);
+        Assert.All(test.Allocations.Skip(2), a => Assert.Equal(8, a.Cores.Sum()));
+    }
+
+    [Theory]
+    [InlineData(SimulatedScheme.Dynamic)]
+    [InlineData(SimulatedScheme.Shared)]
+    [InlineData(SimulatedScheme.OversubscribedFree)]
+    public void Same_seed_gives_the_same_runs(SimulatedScheme scheme)
+    {
+        var options = new SimulationOptions { Cores = 16, Seed = 42 };
+        var first = new WorkloadSimulator(options).RunCyclic(Workload(), scheme, TimeSpan.FromMilliseconds(200));
+        var second = new WorkloadSimulator(options).RunCyclic(Workload(), scheme, TimeSpan.FromMilliseconds(200));
+
+        Assert.Equal(first.Runs, second.Runs);
+        Assert.Equal(first.Counters, second.Counters);
+    }
+
+    [Fact]
+    public void More_programs_than_cores_all_get_turns_under_partitioning()
+    {
+        // Three busy programs on two cores: the starvation guard time-shares, so every program completes runs.
+        var options = new SimulationOptions { Cores = 2, Seed = 1 };
+        var test = new WorkloadSimulator(options).RunCyclic(Workload(), SimulatedScheme.Static, TimeSpan.FromSeconds(1));
+        foreach (var program in Workload())
+        {
+            Assert.Contains(test.Runs, r => r.Program == program.Name && r.Counted);
+        }
+    }
+
+    [Fact]
+    public void Bad_input_names_the_parameter()
+    {
+        Assert.Equal("Cores", Assert.Throws<ArgumentOutOfRangeException>(() => new WorkloadSimulator(new SimulationOptions { Cores = 0 })).ParamName);
+        var simulator = new WorkloadSimulator(new SimulationOptions { Cores = 2 });
+        Assert.Equal("programs", Assert.Throws<ArgumentException>(() => simulator.RunCyclic([], SimulatedScheme.Shared, TimeSpan.FromSeconds(1))).ParamName);
+        Assert.Equal("timeLimit", Assert.Throws<ArgumentOutOfRangeException>(() => simulator.RunCyclic(Workload(), SimulatedScheme.Shared, TimeSpan.Zero)).ParamName);
+        Assert.Throws<ArgumentException>(() => SimulatedSchemes.Parse("round-robin"));
+        Assert.Equal(SimulatedScheme.HillClimbing, SimulatedSchemes.Parse("Hill-Climbing"));
+    }
+}
