@@ -13,6 +13,7 @@ internal sealed class Execution
 {
     private readonly Model _model;
     private int _accesses;
+    private bool _coin;
     private int[] _state = [];
 
     /// <summary>Creates a context for <paramref name="model"/>.</summary>
@@ -44,6 +45,9 @@ internal sealed class Execution
 
     /// <summary>Whether a shared access happened in this step.</summary>
     public bool HasAccessed => _accesses > 0;
+
+    /// <summary>Whether the current step made a nondeterministic choice (<see cref="Choose"/>).</summary>
+    public bool ChoseThisStep { get; private set; }
 
     /// <summary>The current thread's call depth (0: the thread has finished).</summary>
     public int Depth => _state[ThreadBase];
@@ -79,10 +83,13 @@ internal sealed class Execution
     /// <summary>Starts a step of <paramref name="thread"/> over <paramref name="state"/> (modified in place).</summary>
     /// <param name="state">The state.</param>
     /// <param name="thread">The thread.</param>
-    public void Begin(int[] state, int thread)
+    /// <param name="coin">The outcome <see cref="Choose"/> returns during this step.</param>
+    public void Begin(int[] state, int thread, bool coin = false)
     {
         _state = state;
         Thread = thread;
+        _coin = coin;
+        ChoseThisStep = false;
         _accesses = 0;
         IsBlocked = false;
         Violation = null;
@@ -303,6 +310,20 @@ internal sealed class Execution
 
         _state[location]++;
         Log?.Add($"{Where}: semaphore {_model.LocationName(location)} released");
+    }
+
+    /// <summary>
+    /// A nondeterministic choice (say, whether a task has run long enough): the explorer runs the step once with each
+    /// outcome. It ends the step like a memory access, so a step makes at most one choice.
+    /// </summary>
+    /// <param name="what">What is decided, for traces.</param>
+    /// <returns>The outcome of this branch.</returns>
+    public bool Choose(string what)
+    {
+        Access();
+        ChoseThisStep = true;
+        Log?.Add($"{Where}: chose {(_coin ? "yes" : "no")} ({what})");
+        return _coin;
     }
 
     /// <summary>Reads a ghost cell (or any cell, as memory holds it) without a step: for invariants only.</summary>

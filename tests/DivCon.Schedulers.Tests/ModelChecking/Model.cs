@@ -104,6 +104,14 @@ internal abstract class Model
     /// <returns>A description of the violated invariant, or null.</returns>
     public abstract string? CheckTerminal(Execution x);
 
+    /// <summary>Checks an invariant of every reachable state (after each transition); null when it holds.</summary>
+    /// <param name="x">A context over the state (read with <see cref="Execution.Peek"/> and <see cref="Execution.TopOf"/>).</param>
+    /// <returns>A description of the violated invariant, or null.</returns>
+    public virtual string? CheckState(Execution x) => null;
+
+    /// <summary>Whether some step calls <see cref="Execution.Choose"/> (the explorer then also tries each step's other branch).</summary>
+    public virtual bool MakesChoices => false;
+
     /// <summary>Pushes thread <paramref name="thread"/>'s first frame(s) (<see cref="Execution.Call"/>).</summary>
     /// <param name="x">A context whose current thread is <paramref name="thread"/>.</param>
     /// <param name="thread">The thread.</param>

@@ -42,7 +42,7 @@ internal static class ModelChecker
             UInt128 id = Fingerprint(state);
             maxDepth = Math.Max(maxDepth, depth);
             bool moved = false;
-            for (int choice = 0; choice < 2 * threads; choice++)
+            for (int choice = 0; choice < (model.MakesChoices ? 3 : 2) * threads; choice++)
             {
                 Array.Copy(state, next, length);
                 if (!TryStep(model, x, next, choice))
@@ -63,6 +63,14 @@ internal static class ModelChecker
                 UInt128 nextId = Fingerprint(next);
                 if (parents.TryAdd(nextId, (id, choice)))
                 {
+                    x.Begin(next, 0);
+                    if (model.CheckState(x) is { } broken)
+                    {
+                        List<int> path = PathTo(parents, nextId);
+                        return Result(model, memoryModel, parents.Count, transitions, terminal, maxDepth, clock,
+                            Replay(model, memoryModel, path, broken));
+                    }
+
                     if (parents.Count > maxStates)
                     {
                         throw new InvalidOperationException(
@@ -90,13 +98,20 @@ internal static class ModelChecker
     }
 
     /// <summary>
-    /// Runs one transition on <paramref name="state"/> in place: choice t &lt; threads is a step of thread t, choice
-    /// threads + t drains the oldest store of thread t's buffer. Returns false when the transition is not enabled.
+    /// Runs one transition on <paramref name="state"/> in place: choice t &lt; threads is a step of thread t (a
+    /// nondeterministic choice in it says no), choice threads + t drains the oldest store of thread t's buffer, choice
+    /// 2 threads + t is a step of thread t whose choice says yes (enabled only when the step makes a choice). Returns
+    /// false when the transition is not enabled.
     /// </summary>
     private static bool TryStep(Model model, Execution x, int[] state, int choice)
     {
         int threads = model.ThreadCount;
-        if (choice >= threads)
+        bool coin = choice >= 2 * threads;
+        if (coin)
+        {
+            choice -= 2 * threads;
+        }
+        else if (choice >= threads)
         {
             x.Begin(state, choice - threads);
             if (!x.HasBufferedStores(choice - threads))
@@ -108,7 +123,7 @@ internal static class ModelChecker
             return true;
         }
 
-        x.Begin(state, choice);
+        x.Begin(state, choice, coin);
         if (x.Depth == 0)
         {
             return false;
@@ -130,7 +145,8 @@ internal static class ModelChecker
 
             if (x.Violation is not null || x.Depth == 0 || x.HasAccessed)
             {
-                return true;
+                // The yes-branch of a step exists only when the step chose (otherwise it repeats the plain step).
+                return !coin || x.ChoseThisStep;
             }
         }
     }

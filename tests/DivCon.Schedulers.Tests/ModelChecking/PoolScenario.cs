@@ -17,22 +17,40 @@ internal enum PoolMutation
     OmitProducerWake = 2,
 
     /// <summary>
-    /// (c) The move's home re-check: <c>Park</c> no longer rereads <c>Home</c> after announcing (Worker.cs:219, the
-    /// third condition), the half of the Dekker pair that RequestMove relies on.
+    /// (c) The move's home re-check: <c>Park</c> no longer rereads the CPU's order after announcing (Worker.cs:289-290:
+    /// neither its home nor its pending report), the half of the Dekker pair that RequestMove relies on.
     /// </summary>
     OmitParkHomeRecheck = 4,
 
-    /// <summary><c>RequestMove</c> publishes the new home but does not call <c>TryWake()</c> (Worker.cs:113).</summary>
+    /// <summary><c>RequestMove</c> publishes the new order but does not call <c>server.TryWake()</c> (CpuSlot.cs:491).</summary>
     OmitMoveWake = 8,
 
     /// <summary><c>DrainLocalToGlobal</c> re-queues a moving worker's tasks without <c>WakeIfSleepers()</c> (WorkQueueSet.cs:331).</summary>
     OmitDrainWake = 16,
 
     /// <summary>
-    /// <c>RequestMove</c> publishes the home with a plain <c>Volatile.Write</c> instead of Interlocked.Exchange
-    /// (Worker.cs:112): the mover's half of the Dekker pair loses its fence.
+    /// <c>RequestMove</c> publishes the order with a plain <c>Volatile.Write</c> instead of Interlocked.Exchange
+    /// (CpuSlot.cs:489): the mover's half of the Dekker pair loses its fence.
     /// </summary>
     MoveWithoutFence = 32,
+
+    /// <summary>
+    /// A retiring worker announces <c>Standby</c> and blocks without its fence and its recheck of the order
+    /// (Worker.cs:326-327, the first condition): the standby's half of the Dekker pair with RequestMove.
+    /// </summary>
+    OmitStandbyRecheck = 64,
+
+    /// <summary><c>RequestMove</c> does not activate the standby when the server is awake (CpuSlot.cs:497-501).</summary>
+    OmitStandbyActivation = 128,
+
+    /// <summary>The standby takes the CPU over with a plain store of the server instead of a CAS (CpuSlot.cs:536).</summary>
+    TakeOverWithoutCas = 256,
+
+    /// <summary>The standby takes over without waking the old server (Worker.cs:392), which may have parked in its set.</summary>
+    OmitTakeOverWake = 512,
+
+    /// <summary>A retiring worker announces <c>Standby</c> and rechecks the order without the fence between (Worker.cs:326).</summary>
+    OmitStandbyFence = 1024,
 }
 
 /// <summary>
@@ -45,10 +63,16 @@ internal sealed record PoolScenario(string Name)
     /// <summary>Queue sets (one per program; a single-set pool is a plain work-stealing scheduler).</summary>
     public int Sets { get; init; } = 1;
 
-    /// <summary>Workers (pool threads), each with one deque slot in every set.</summary>
+    /// <summary>CPUs, each with its first worker (W0, W1, ...) and, with <see cref="Standby"/>, its standby; every worker has one deque slot in every set.</summary>
     public int Workers { get; init; } = 2;
 
-    /// <summary>For each worker, the set it owns and serves at the start; all 0 when empty.</summary>
+    /// <summary>
+    /// Whether every CPU has a standby worker (the standby handover): worker W(c + <see cref="Workers"/>) is CPU c's
+    /// standby, serving the pool's idle initial set. Every task then ends (a pending move must resolve).
+    /// </summary>
+    public bool Standby { get; init; }
+
+    /// <summary>For each CPU, the set it owns and serves at the start; all 0 when empty.</summary>
     public int[] Homes { get; init; } = [];
 
     /// <summary>Whether the pool has a director (multiprogram): producers may then wake sleepers of other sets.</summary>
@@ -75,8 +99,8 @@ internal sealed record PoolScenario(string Name)
     /// <summary>External producers (one thread each): TryEnqueueExternal of a task into a set.</summary>
     public (int Set, int Task)[] External { get; init; } = [];
 
-    /// <summary>Moves requested by one rebalancer thread, in order: RequestMove(worker, set).</summary>
-    public (int Worker, int Set)[] Moves { get; init; } = [];
+    /// <summary>Moves requested by one rebalancer thread, in order: CpuSlot.RequestMove of CPU <c>Cpu</c> to a set, with an arrival report.</summary>
+    public (int Cpu, int Set)[] Moves { get; init; } = [];
 
     /// <summary>Spin rounds before parking (the code has 24; each only repeats TryTake).</summary>
     public int SpinRounds { get; init; }

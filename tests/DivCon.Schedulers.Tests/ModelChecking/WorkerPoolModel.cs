@@ -1,35 +1,48 @@
 namespace DivCon.Schedulers.Tests.ModelChecking;
 
 /// <summary>
-/// The workers, their sleep/wake protocol and the worker move protocol (<c>src/Schedulers/Workers</c>,
-/// <c>README-wakeups.md</c>, <c>Multiprogram/README.md</c>): worker threads run <c>Worker.Run</c>; optional
-/// producer threads run <c>TryEnqueueExternal</c>; an optional rebalancer thread runs <c>RequestMove</c>. Every
-/// handler names the line it mirrors; the deques are <see cref="DequeRoutines"/> (the same handlers the deque model
-/// checks) and the global queues follow <c>ConcurrentQueueSegment</c> (a CAS reserves a slot, a release store of
-/// its sequence number publishes it).
+/// The workers, their sleep/wake protocol, the move protocol and the standby handover (<c>src/Schedulers/Workers</c>,
+/// <c>README-wakeups.md</c>, <c>Multiprogram/README.md</c>): each CPU has its server worker and, optionally, its
+/// standby; worker threads run <c>Worker.Run</c>; optional producer threads run <c>TryEnqueueExternal</c>; an
+/// optional rebalancer thread runs <c>CpuSlot.RequestMove</c>. Every handler names the line it mirrors; the deques
+/// are <see cref="DequeRoutines"/> (the same handlers the deque model checks) and the global queues follow
+/// <c>ConcurrentQueueSegment</c> (a CAS reserves a slot, a release store of its sequence number publishes it).
 /// </summary>
 /// <remarks>
-/// <para>Memory values: a state is 0 (Awake) or 1 (Sleeping); a set is its number + 1 (0 is null); a task is its id.</para>
+/// <para>
+/// Memory values: a state is 0 (Awake), 1 (Sleeping) or 2 (Standby); a set is its number + 1 (0 is null; with
+/// standbys the pool's initial set, which never has tasks, is the last one, "idle"); a task is its id; a
+/// <c>MoveOrder</c> is its id (order c is CPU c's initial order, without a report; order CPUs + i is the i-th
+/// requested move, with a report), its home a constant and its pending report one cell; a CPU's server is a worker
+/// index; a task serial is its parity (the code only tests the low bit). Threads: W0..W(n-1) are the CPUs' first
+/// workers, W(n)..W(2n-1) their standbys (the code's slot index + CPU count), then producers, then the rebalancer.
+/// </para>
 /// <para>
 /// Invariants. On every step: no task runs twice; a worker runs only tasks of the set it serves (stealing stays
-/// inside a program); no semaphore is released twice for one sleep; a worker woken from its semaphore finds its
-/// state Awake (the Debug.Assert of Park). In every terminal state (no thread can move, all store buffers
-/// empty): every task ran exactly once (a task still queued while every worker sleeps is a lost wake-up or a
-/// stranded program); every parked worker is parked at its home (a worker parked in its old set after a move
-/// strands its new program); every set's sleeper count equals its workers announced as Sleeping, and the pool's
-/// count is their sum.
+/// inside a program); a worker that is no longer its CPU's server starts at most one task (the race the mechanism
+/// README names) before it retires; no semaphore is released twice for one sleep; a worker woken from its
+/// semaphore finds its state Awake (the Debug.Asserts of Park and StandBy). In every state (<see cref="CheckState"/>):
+/// no standby is blocked while its CPU's move is pending, the mover has finished requesting it and the server is
+/// inside a task of another set (a lost activation: the move would wait for the task). In every terminal state (no
+/// thread can move, all store buffers empty): every task ran exactly once (a task still queued while every worker
+/// sleeps is a lost wake-up or a stranded program); every parked worker is parked at its home; no CPU's current
+/// order is still pending (a lost move); each CPU's server is parked as a sleeper and its other worker as the
+/// standby; every set's sleeper count equals its workers announced as Sleeping, and the pool's count is their sum.
 /// </para>
 /// <para>
 /// Left out: counters (statistics only), closing and stopping (the scenario never closes a set or stops the
 /// pool: the closed and stop flags are read, as the code does, and stay 0), the racy cursors that pick where
 /// WakeOne, WakeLender, FindWork and the steal scan start (a fixed start: every candidate is still visited in
-/// order), and deque growth (checked by <see cref="DequeModel"/>).
+/// order), deque growth (checked by <see cref="DequeModel"/>), and the clock: whether the server's task has run for
+/// the handover threshold (<c>Worker.cs:385-386</c>) is a nondeterministic choice at each look, so every timing is
+/// explored.
 /// </para>
 /// </remarks>
 internal sealed class WorkerPoolModel : Model
 {
-    private const int Sleeping = 1;
     private const int Awake = 0;
+    private const int Sleeping = 1;
+    private const int Standby = 2;
 
     private const int WorkerLoop = 0;
     private const int RunningTask = 1;
@@ -56,16 +69,31 @@ internal sealed class WorkerPoolModel : Model
     private const int EnqueueExternal = 22;
     private const int Mover = 23;
     private const int RequestMove = 24;
+    private const int StandByRoutine = 25;
+    private const int WatchMove = 26;
+    private const int TryActivate = 27;
+    private const int RunTask = 28;
+
+    // Park's waits and StandBy's.
+    private const int ParkConsumeWait = 11;
+    private const int ParkBlockWait = 12;
+    private const int StandByWait = 9;
 
     private readonly PoolScenario _s;
     private readonly PoolMutation _mutation;
     private readonly bool _assertSleepersNonNegative;
+    private readonly int _cpus;
+    private readonly int _workerCount;
     private readonly int _tasks;
     private readonly SetCells[] _sets;
     private readonly WorkerCells[] _workers;
+    private readonly CpuCells[] _cpuCells;
+    private readonly int[] _orderHome;
+    private readonly int _pendingBase;
     private readonly int _poolSleepers;
     private readonly int _stop;
     private readonly int _ranBase;
+    private readonly int _idleSet;
     private readonly int[] _setOfTask;
 
     /// <summary>Creates the model of <paramref name="scenario"/>.</summary>
@@ -78,15 +106,24 @@ internal sealed class WorkerPoolModel : Model
     public WorkerPoolModel(PoolScenario scenario, PoolMutation mutation = PoolMutation.None, bool assertSleepersNonNegative = false)
         : base($"{scenario.Name} ({mutation})", locals: 8, maxFrames: 8, bufferCapacity: 6)
     {
+        if (scenario.Standby && scenario.RunningTaskNeverEnds)
+        {
+            throw new ArgumentException("Standby scenarios end every task (a pending move must resolve).", nameof(scenario));
+        }
+
         _s = scenario;
         _mutation = mutation;
         _assertSleepersNonNegative = assertSleepersNonNegative;
+        _cpus = scenario.Workers;
+        _workerCount = scenario.Standby ? 2 * _cpus : _cpus;
         _tasks = scenario.PushedByRunningTask
             .Concat(scenario.InitialGlobal.Select(t => t.Task))
             .Concat(scenario.External.Select(t => t.Task))
             .DefaultIfEmpty(0).Max();
-        _sets = new SetCells[scenario.Sets];
-        for (int set = 0; set < scenario.Sets; set++)
+        int setCount = scenario.Sets + (scenario.Standby ? 1 : 0);
+        _idleSet = scenario.Standby ? setCount : 0;
+        _sets = new SetCells[setCount];
+        for (int set = 0; set < setCount; set++)
         {
             string name = SetName(set + 1);
             int head = Allocate($"{name}.global.head");
@@ -97,8 +134,8 @@ internal sealed class WorkerPoolModel : Model
                 Allocate($"{name}.global[{i}]");
             }
 
-            var deques = new DequeCells[scenario.Workers];
-            for (int w = 0; w < scenario.Workers; w++)
+            var deques = new DequeCells[_workerCount];
+            for (int w = 0; w < _workerCount; w++)
             {
                 int top = Allocate($"{name}.deque[W{w}].top");
                 int bottom = Allocate($"{name}.deque[W{w}].bottom");
@@ -117,12 +154,32 @@ internal sealed class WorkerPoolModel : Model
 
         _poolSleepers = Allocate("pool.sleepers");
         _stop = Allocate("pool.stopRequested");
-        _workers = new WorkerCells[scenario.Workers];
-        for (int w = 0; w < scenario.Workers; w++)
+
+        // Orders: CPU c's initial order is c (home: its initial set, no report); move i is order CPUs + i.
+        _orderHome = new int[_cpus + scenario.Moves.Length];
+        _pendingBase = MemorySize;
+        for (int order = 0; order < _orderHome.Length; order++)
         {
-            int home = (scenario.Homes.Length > 0 ? scenario.Homes[w] : 0) + 1;
-            _workers[w] = new WorkerCells(Allocate($"W{w}.state"), Allocate($"W{w}.home", home),
-                Allocate($"W{w}.queues", home), Allocate($"W{w}.semaphore"));
+            bool initial = order < _cpus;
+            _orderHome[order] = initial ? HomeOf(order) : scenario.Moves[order - _cpus].Set + 1;
+            Allocate($"order{order}.pending", initial ? 0 : 1);
+        }
+
+        _cpuCells = new CpuCells[_cpus];
+        for (int c = 0; c < _cpus; c++)
+        {
+            _cpuCells[c] = new CpuCells(Allocate($"CPU{c}.order", c), Allocate($"CPU{c}.server", c),
+                Allocate($"CPU{c}.requested (ghost)", c));
+        }
+
+        _workers = new WorkerCells[_workerCount];
+        for (int w = 0; w < _workerCount; w++)
+        {
+            int queues = w < _cpus ? HomeOf(w) : _idleSet;
+            bool running = w == scenario.RunningWorker && scenario.Standby;
+            _workers[w] = new WorkerCells(Allocate($"W{w}.state"), Allocate($"W{w}.queues", queues),
+                Allocate($"W{w}.semaphore"), Allocate($"W{w}.taskSerial", running ? 1 : 0),
+                Allocate($"W{w}.inTask (ghost)", running ? 1 : 0), Allocate($"W{w}.tasksAsNonServer (ghost)"));
         }
 
         foreach (IGrouping<int, (int Set, int Task)> group in scenario.InitialGlobal.GroupBy(t => t.Set))
@@ -141,7 +198,7 @@ internal sealed class WorkerPoolModel : Model
         _setOfTask = new int[_tasks + 1];
         foreach (int task in scenario.PushedByRunningTask)
         {
-            _setOfTask[task] = (scenario.Homes.Length > 0 ? scenario.Homes[scenario.RunningWorker] : 0) + 1;
+            _setOfTask[task] = HomeOf(scenario.RunningWorker);
         }
 
         foreach ((int set, int task) in scenario.InitialGlobal.Concat(scenario.External))
@@ -157,12 +214,15 @@ internal sealed class WorkerPoolModel : Model
     }
 
     /// <inheritdoc />
-    public override int ThreadCount => _s.Workers + _s.External.Length + (_s.Moves.Length > 0 ? 1 : 0);
+    public override int ThreadCount => _workerCount + _s.External.Length + (_s.Moves.Length > 0 ? 1 : 0);
+
+    /// <inheritdoc />
+    public override bool MakesChoices => _s.Standby;
 
     /// <inheritdoc />
     public override string ThreadName(int thread) =>
-        thread < _s.Workers ? $"W{thread}"
-        : thread < _s.Workers + _s.External.Length ? $"producer{thread - _s.Workers + 1}"
+        thread < _workerCount ? $"W{thread}"
+        : thread < _workerCount + _s.External.Length ? $"producer{thread - _workerCount + 1}"
         : "rebalancer";
 
     /// <inheritdoc />
@@ -195,14 +255,47 @@ internal sealed class WorkerPoolModel : Model
             case EnqueueExternal: RunEnqueueExternal(x, pc); return;
             case Mover: RunMover(x, pc); return;
             case RequestMove: RunRequestMove(x, pc); return;
+            case StandByRoutine: RunStandBy(x, pc); return;
+            case WatchMove: RunWatchMove(x, pc); return;
+            case TryActivate: RunTryActivate(x, pc); return;
+            case RunTask: RunRunTask(x, pc); return;
             default: throw new InvalidOperationException($"No routine {routine}.");
         }
+    }
+
+    /// <inheritdoc />
+    public override string? CheckState(Execution x)
+    {
+        if (!_s.Standby)
+        {
+            return null;
+        }
+
+        for (int c = 0; c < _cpus; c++)
+        {
+            CpuCells cpu = _cpuCells[c];
+            int order = x.Peek(cpu.Order);
+            int server = x.Peek(cpu.Server);
+            int standby = Partner(server);
+            (int routine, int pc) = x.TopOf(standby);
+            if (order >= _cpus && x.Peek(cpu.Requested) == order && x.Peek(_pendingBase + order) != 0 &&
+                routine == StandByRoutine && pc == StandByWait && x.Peek(_workers[standby].Semaphore) == 0 &&
+                x.Peek(_workers[server].InTask) != 0 && x.Peek(_workers[server].Queues) != _orderHome[order])
+            {
+                return $"lost activation: W{standby} is blocked as CPU{c}'s standby while the move to " +
+                       $"{SetName(_orderHome[order])} is pending, nobody will activate it, and the server W{server} is " +
+                       $"inside a task of {SetName(x.Peek(_workers[server].Queues))}: the move waits for that task";
+            }
+        }
+
+        return null;
     }
 
     /// <inheritdoc />
     public override string? CheckTerminal(Execution x)
     {
         var parked = new List<int>();
+        var standing = new List<int>();
         for (int thread = 0; thread < ThreadCount; thread++)
         {
             (int routine, int pc) = x.TopOf(thread);
@@ -211,9 +304,18 @@ internal sealed class WorkerPoolModel : Model
                 continue;
             }
 
-            if (thread < _s.Workers && routine == Park && pc is 9 or 10)
+            // Nothing can move and every buffer is empty, so a worker in Park or StandBy is blocked in its wait (its
+            // pc may still be that of the last handler that accessed memory: the handlers up to the wait ran in the
+            // step that blocked, which was not taken).
+            if (thread < _workerCount && routine == Park)
             {
                 parked.Add(thread);
+                continue;
+            }
+
+            if (thread < _workerCount && routine == StandByRoutine)
+            {
+                standing.Add(thread);
                 continue;
             }
 
@@ -222,12 +324,38 @@ internal sealed class WorkerPoolModel : Model
 
         foreach (int w in parked)
         {
-            int home = x.Peek(_workers[w].Home);
+            int home = _orderHome[x.Peek(_cpuCells[CpuOf(w)].Order)];
             int queues = x.Peek(_workers[w].Queues);
             if (home != queues)
             {
                 return $"W{w} is parked in {SetName(queues)} although its home is {SetName(home)}: " +
                        $"the move was lost and {SetName(home)} never gets this worker";
+            }
+        }
+
+        for (int c = 0; c < _cpus; c++)
+        {
+            int order = x.Peek(_cpuCells[c].Order);
+            if (x.Peek(_pendingBase + order) != 0)
+            {
+                return $"CPU{c}'s move to {SetName(_orderHome[order])} is still pending at the end (a lost move)";
+            }
+
+            if (!_s.Standby)
+            {
+                continue;
+            }
+
+            int server = x.Peek(_cpuCells[c].Server);
+            if (standing.Contains(server))
+            {
+                return $"W{server} is CPU{c}'s server but sleeps as its standby: the CPU serves nobody";
+            }
+
+            if (parked.Contains(Partner(server)))
+            {
+                return $"W{Partner(server)} is parked as a sleeper of {SetName(x.Peek(_workers[Partner(server)].Queues))} " +
+                       $"but is not CPU{c}'s server (W{server} is): it never retired to standby";
             }
         }
 
@@ -265,7 +393,7 @@ internal sealed class WorkerPoolModel : Model
     /// <inheritdoc />
     protected override void StartThread(Execution x, int thread)
     {
-        if (thread < _s.Workers)
+        if (thread < _workerCount)
         {
             x.Call(WorkerLoop, returnPc: 0);
             if (thread == _s.RunningWorker)
@@ -273,9 +401,9 @@ internal sealed class WorkerPoolModel : Model
                 x.Call(RunningTask, returnPc: 0);
             }
         }
-        else if (thread < _s.Workers + _s.External.Length)
+        else if (thread < _workerCount + _s.External.Length)
         {
-            (int set, int task) = _s.External[thread - _s.Workers];
+            (int set, int task) = _s.External[thread - _workerCount];
             x.Call(EnqueueExternal, returnPc: 0, set + 1, task);
         }
         else
@@ -284,9 +412,30 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    private static string SetName(int set) => set == 0 ? "null" : ((char)('A' + set - 1)).ToString();
+    private int HomeOf(int cpu) => (_s.Homes.Length > 0 ? _s.Homes[cpu] : 0) + 1;
+
+    private int CpuOf(int worker) => worker % _cpus;
+
+    private int Partner(int worker) => worker < _cpus ? worker + _cpus : worker - _cpus;
+
+    private string SetName(int set) =>
+        set == 0 ? "null" : set == _idleSet ? "idle" : ((char)('A' + set - 1)).ToString();
 
     private DequeCells Deque(int set, int slot) => _sets[set - 1].Deques[slot];
+
+    // A cell nobody writes in this scenario (a CPU's order without moves, its server without a standby, an initial
+    // order's report) reads the same in every interleaving: its load is not a step of its own.
+    private static int LoadMaybeConstant(Execution x, int location, bool constant) =>
+        constant ? x.LoadPrivate(location) : x.Load(location);
+
+    private int LoadOrder(Execution x, int cpu) => LoadMaybeConstant(x, _cpuCells[cpu].Order, _s.Moves.Length == 0);
+
+    private int LoadServer(Execution x, int cpu) => LoadMaybeConstant(x, _cpuCells[cpu].Server, !_s.Standby);
+
+    private int LoadPending(Execution x, int order) => LoadMaybeConstant(x, _pendingBase + order, order < _cpus);
+
+    // MoveOrder.cs:35 Arrive: Interlocked.Exchange(ref _onArrival, null)?.Invoke() (the report itself is not modelled).
+    private void Arrive(Execution x, int order) => x.Exchange(_pendingBase + order, 0);
 
     private string Where(Execution x, int task)
     {
@@ -317,8 +466,13 @@ internal sealed class WorkerPoolModel : Model
         return "nowhere (lost)";
     }
 
-    private void Ran(Execution x, int task)
+    private void Ran(Execution x, int task, int queues)
     {
+        if (_setOfTask[task] != queues)
+        {
+            x.Fail($"W{x.Thread} ran task {task} of {SetName(_setOfTask[task])} while serving {SetName(queues)}");
+        }
+
         int ran = x.Peek(_ranBase + task - 1) + 1;
         x.SetGhost(_ranBase + task - 1, ran);
         if (ran > 1)
@@ -327,61 +481,97 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:144-192, Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom (the loop frame lives as long as the thread).
+    // Worker.cs:163-239, Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom, 5 order, 6 lentFromHome (the loop
+    // frame lives as long as the thread).
     private void RunWorkerLoop(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
+        int cpu = CpuOf(x.Thread);
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:147 queues = _queues (own field)";
-                x[1] = x.LoadPrivate(me.Queues);
+                x.Where = "Worker.cs:173 if (!IsServer (Volatile.Read(ref _cpu._server))";
+                if (LoadServer(x, cpu) != x.Thread)
+                {
+                    x.Where = "Worker.cs:173 && !StandBy()) (StandBy, Worker.cs:320: _lentFrom = null)";
+                    x[4] = 0;
+                    x.Call(StandByRoutine, returnPc: 100);
+                    return;
+                }
+
+                x.Pc = 1;
+                return;
+            case 100:
+                if (x[0] == 0)
+                {
+                    throw new InvalidOperationException("The pool model never stops.");
+                }
+
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:148 home = Home (Volatile.Read)";
-                x[2] = x.Load(me.Home);
+                x.Where = "Worker.cs:179-181 queues = _queues (own field); order = _cpu.Order (Volatile.Read); home = order.Home";
+                x[1] = x.LoadPrivate(me.Queues);
+                x[5] = LoadOrder(x, cpu);
+                x[2] = _orderHome[x[5]];
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:149 if (queues != home && !StayLent(home))";
-                if (x[1] == x[2])
+                if (x[4] == x[2])
                 {
-                    x.Pc = 5;
-                }
-                else if (x[4] == x[2])
-                {
-                    x.Where = "Worker.cs:196 StayLent: _lentFrom == home && home.LooksEmpty()";
+                    x.Where = "Worker.cs:182, 263-264 lentFromHome = StayLent(home): _lentFrom == home && home.LooksEmpty()";
                     x.Call(LooksEmpty, returnPc: 3, x[2]);
-                }
-                else
-                {
-                    x.Pc = 4;
+                    return;
                 }
 
+                x[6] = 0;
+                x.Pc = 4;
                 return;
             case 3:
-                x.Pc = x[0] != 0 ? 5 : 4;
+                x[6] = x[0];
+                x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:152 MoveTo(home)";
-                x.Call(MoveTo, returnPc: 40, x[2]);
+                x.Where = "Worker.cs:183 if (!ReferenceEquals(queues, home) && !lentFromHome)";
+                if (x[1] != x[2] && x[6] == 0)
+                {
+                    x.Where = "Worker.cs:186 MoveTo(home)";
+                    x.Call(MoveTo, returnPc: 40, x[2]);
+                    return;
+                }
+
+                x.Pc = 41;
                 return;
             case 40:
-                x.Where = "Worker.cs:153-154 _lentFrom = null; queues = home";
+                x.Where = "Worker.cs:187-188 _lentFrom = null; queues = home";
                 x[4] = 0;
                 x[1] = x[2];
+                x.Pc = 41;
+                return;
+            case 41:
+                x.Where = "Worker.cs:191 if (order.IsPending (Volatile.Read(ref _onArrival))";
+                if (LoadPending(x, x[5]) != 0 && (x[1] == x[2] || x[6] != 0))
+                {
+                    x.Pc = 42;
+                    return;
+                }
+
+                x.Pc = 5;
+                return;
+            case 42:
+                x.Where = "Worker.cs:195 order.Arrive() (MoveOrder.cs:35 Interlocked.Exchange(ref _onArrival, null))";
+                Arrive(x, x[5]);
                 x.Pc = 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:157 task = queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.cs:198 task = queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 6, x[1]);
                 return;
             case 6:
                 x[3] = x[0];
                 if (x[3] == 0 && _s.SpinRounds > 0)
                 {
-                    x.Where = "Worker.cs:157 ?? Spin(queues, home)";
+                    x.Where = "Worker.cs:198 ?? Spin(queues, home)";
                     x.Call(Spin, returnPc: 60, x[1], x[2]);
                     return;
                 }
@@ -393,24 +583,20 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 7;
                 return;
             case 7:
-                x.Where = "Worker.cs:158-161 queues.Execute(Index, task); continue";
                 if (x[3] != 0)
                 {
-                    if (_setOfTask[x[3]] != x[1])
-                    {
-                        x.Fail($"W{x.Thread} ran task {x[3]} of {SetName(_setOfTask[x[3]])} while serving {SetName(x[1])}");
-                    }
-
-                    Ran(x, x[3]);
+                    x.Where = "Worker.cs:199-202 RunTask(queues, task); continue";
+                    int task = x[3];
                     x[3] = 0;
-                    x.Pc = 0;
+                    StartTask(x, me);
+                    x.Call(RunTask, returnPc: 0, x[1], task);
                     return;
                 }
 
                 x.Pc = 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:164-168 lent (or moved) and nothing found: _lentFrom = null; continue";
+                x.Where = "Worker.cs:205-209 lent (or moved) and nothing found: _lentFrom = null; continue";
                 if (x[1] != x[2])
                 {
                     x[4] = 0;
@@ -418,7 +604,11 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Pc = 9;
+                x.Pc = 81;
+                return;
+            case 81:
+                x.Where = "Worker.cs:212 if (!IsServer) continue (a standby took over while we spun: retire)";
+                x.Pc = LoadServer(x, cpu) != x.Thread ? 0 : 9;
                 return;
             case 9:
                 if (!_s.Director)
@@ -427,13 +617,13 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:171 _pool.Director?.FindWork(this)";
+                x.Where = "Worker.cs:217 _pool.Director?.FindWork(this)";
                 x.Call(FindWork, returnPc: 10);
                 return;
             case 10:
                 if (x[0] != 0)
                 {
-                    x.Where = "Worker.cs:173-175 _lentFrom = home; MoveTo(other); continue";
+                    x.Where = "Worker.cs:219-221 _lentFrom = home; MoveTo(other); continue";
                     x[4] = x[2];
                     x.Call(MoveTo, returnPc: 0, x[0]);
                     return;
@@ -442,7 +632,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 11;
                 return;
             case 11:
-                x.Where = "Worker.cs:178 if (_pool.StopRequested)";
+                x.Where = "Worker.cs:224 if (_pool.StopRequested)";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -451,7 +641,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 12;
                 return;
             case 12:
-                x.Where = "Worker.cs:191 Park(queues)";
+                x.Where = "Worker.cs:237 Park(queues)";
                 x.Call(Park, returnPc: 0, x[1]);
                 return;
             default:
@@ -459,9 +649,60 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
+    // Checked when a worker starts a task it took: a worker that is no longer its CPU's server may start one task
+    // (it passed its IsServer check just before the standby's CAS), then it must retire at the next boundary.
+    private void StartTask(Execution x, WorkerCells me)
+    {
+        if (!_s.Standby || x.Peek(_cpuCells[CpuOf(x.Thread)].Server) == x.Thread)
+        {
+            return;
+        }
+
+        int started = x.Peek(me.TasksAsNonServer) + 1;
+        x.SetGhost(me.TasksAsNonServer, started);
+        if (started > 1)
+        {
+            x.Fail($"W{x.Thread} starts a second task after losing CPU{CpuOf(x.Thread)} to its standby: two workers serve the CPU");
+        }
+    }
+
+    // Worker.cs:241-261, RunTask. Locals: 1 queues, 2 task.
+    private void RunRunTask(Execution x, int pc)
+    {
+        WorkerCells me = _workers[x.Thread];
+        switch (pc)
+        {
+            case 0:
+                if (!_s.Standby)
+                {
+                    x.Where = "Worker.cs:243-245 queues.Execute(Index, task) (no standby)";
+                    Ran(x, x[2], x[1]);
+                    x.Return();
+                    return;
+                }
+
+                x.Where = "Worker.cs:251-252 _taskStartedAt = now; Volatile.Write(ref _taskSerial, odd)";
+                x.Store(me.Serial, 1);
+                x.SetGhost(me.InTask, 1);
+                x.Pc = 1;
+                return;
+            case 1:
+                x.Where = "Worker.cs:255 queues.Execute(Index, task)";
+                Ran(x, x[2], x[1]);
+                x.Pc = 2;
+                return;
+            default:
+                x.Where = "Worker.cs:259 Volatile.Write(ref _taskSerial, even) (the task has returned)";
+                x.Store(me.Serial, 0);
+                x.SetGhost(me.InTask, 0);
+                x.Return();
+                return;
+        }
+    }
+
     // The task a worker is running at the start: PushLocal of each child (TryQueue from a task on this worker:
-    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop or keeps the worker busy for good.
-    // Local 1: children pushed.
+    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop (Worker.cs:259 with a standby: the serial
+    // turns even) or keeps the worker busy for good. Local 1: children pushed.
     private void RunRunningTask(Execution x, int pc)
     {
         if (x[1] < _s.PushedByRunningTask.Length)
@@ -476,6 +717,13 @@ internal sealed class WorkerPoolModel : Model
         {
             x.Finish();
             return;
+        }
+
+        if (_s.Standby)
+        {
+            x.Where = "Worker.cs:259 Volatile.Write(ref _taskSerial, even) (the running task returns)";
+            x.Store(_workers[x.Thread].Serial, 0);
+            x.SetGhost(_workers[x.Thread].InTask, 0);
         }
 
         x.Return();
@@ -596,7 +844,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // WorkerPool.cs:114-127 WakeOne (local 2 = 1) and 140-153 WakeLender (local 2 = 0). Locals: 1 set, 3 i.
+    // WorkerPool.cs:144-157 WakeOne (local 2 = 1) and 170-183 WakeLender (local 2 = 0). Locals: 1 set, 3 i.
     private void RunWakeScan(Execution x, int pc)
     {
         switch (pc)
@@ -608,7 +856,7 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "WorkerPool.cs:122/148 worker.IsParked";
+                x.Where = "WorkerPool.cs:152/178 worker.IsParked";
                 if (x.Load(_workers[x[3]].State) != Sleeping)
                 {
                     x[3]++;
@@ -619,8 +867,8 @@ internal sealed class WorkerPoolModel : Model
                 return;
             case 1:
                 x.Where = x[2] != 0
-                    ? "WorkerPool.cs:122 ReferenceEquals(worker.Queues, queues)"
-                    : "WorkerPool.cs:148 !ReferenceEquals(worker.Queues, queues)";
+                    ? "WorkerPool.cs:152 ReferenceEquals(worker.Queues, queues)"
+                    : "WorkerPool.cs:178 !ReferenceEquals(worker.Queues, queues)";
                 int queues = x.Load(_workers[x[3]].Queues);
                 if ((queues == x[1]) != (x[2] != 0))
                 {
@@ -632,7 +880,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "WorkerPool.cs:122/148 worker.TryWake()";
+                x.Where = "WorkerPool.cs:152/178 worker.TryWake()";
                 x.Call(TryWake, returnPc: 3, x[3]);
                 return;
             default:
@@ -648,14 +896,14 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:118-131, on the waker's thread. Locals: 1 target worker.
+    // Worker.cs:127-140, on the waker's thread. Locals: 1 target worker.
     private void RunTryWake(Execution x, int pc)
     {
         WorkerCells target = _workers[x[1]];
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:122 Volatile.Read(ref _state) != Sleeping";
+                x.Where = "Worker.cs:131 Volatile.Read(ref _state) != Sleeping";
                 if (x.Load(target.State) != Sleeping)
                 {
                     x.Return(0);
@@ -665,7 +913,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:123 Interlocked.CompareExchange(ref _state, Awake, Sleeping) != Sleeping";
+                x.Where = "Worker.cs:132 Interlocked.CompareExchange(ref _state, Awake, Sleeping) != Sleeping";
                 if (x.CompareExchange(target.State, Awake, Sleeping) != Sleeping)
                 {
                     x.Return(0);
@@ -675,12 +923,12 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:128 _queues.RetractSleeper() (reads the target's _queues)";
+                x.Where = "Worker.cs:137 _queues.RetractSleeper() (reads the target's _queues)";
                 int queues = x.Load(target.Queues);
                 x.Call(RetractSleeper, returnPc: 3, queues);
                 return;
             case 3:
-                x.Where = "Worker.cs:129 _wake.Release()";
+                x.Where = "Worker.cs:138 _wake.Release()";
                 x.Release(target.Semaphore);
                 x.Pc = 4;
                 return;
@@ -712,14 +960,15 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:213-237. Locals: 1 queues, 2 next thread to interrupt (process-wide barrier).
+    // Worker.cs:281-308. Locals: 1 queues, 2 next thread to interrupt (process-wide barrier), 3 order.
     private void RunPark(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
+        int cpu = CpuOf(x.Thread);
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:217 Volatile.Write(ref _state, Sleeping)";
+                x.Where = "Worker.cs:287 Volatile.Write(ref _state, Sleeping)";
                 x.Store(me.State, Sleeping);
                 x.Pc = 1;
                 return;
@@ -751,42 +1000,62 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:219 if (!queues.LooksEmpty()";
-                x.Call(LooksEmpty, returnPc: 5, x[1]);
+                if ((_mutation & PoolMutation.OmitParkHomeRecheck) == 0)
+                {
+                    x.Where = "Worker.cs:289 order = _cpu.Order (Volatile.Read)";
+                    x[3] = LoadOrder(x, cpu);
+                }
+
+                x.Pc = 5;
                 return;
             case 5:
-                x.Pc = x[0] == 0 ? 8 : 6;
+                x.Where = "Worker.cs:290 if (!queues.LooksEmpty()";
+                x.Call(LooksEmpty, returnPc: 6, x[1]);
                 return;
             case 6:
-                x.Where = "Worker.cs:219 || _pool.StopRequested";
-                x.Pc = x.Load(_stop) != 0 ? 8 : (_mutation & PoolMutation.OmitParkHomeRecheck) != 0 ? 10 : 7;
+                x.Pc = x[0] == 0 ? 10 : 7;
                 return;
             case 7:
-                x.Where = "Worker.cs:219 || !ReferenceEquals(Home, queues))";
-                x.Pc = x.Load(me.Home) != x[1] ? 8 : 10;
+                x.Where = "Worker.cs:290 || _pool.StopRequested";
+                x.Pc = x.Load(_stop) != 0 ? 10 : (_mutation & PoolMutation.OmitParkHomeRecheck) != 0 ? 9 : 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:222 if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
-                if (x.CompareExchange(me.State, Awake, Sleeping) == Sleeping)
+                x.Where = "Worker.cs:290 || !ReferenceEquals(order.Home, queues)";
+                if (_orderHome[x[3]] != x[1])
                 {
-                    x.Where = "Worker.cs:224 queues.RetractSleeper(); return";
-                    x.Call(RetractSleeper, returnPc: 11, x[1]);
+                    x.Pc = 10;
                     return;
                 }
 
-                x.Pc = 9;
+                x.Where = "Worker.cs:290 || order.IsPending (Volatile.Read(ref _onArrival))";
+                x.Pc = LoadPending(x, x[3]) != 0 ? 10 : 9;
                 return;
             case 9:
-                x.Where = "Worker.cs:229 _wake.Wait() (consume the claiming waker's release)";
+                x.Where = "Worker.cs:290 || !IsServer (Volatile.Read(ref _cpu._server)))";
+                x.Pc = LoadServer(x, cpu) != x.Thread ? 10 : ParkBlockWait;
+                return;
+            case 10:
+                x.Where = "Worker.cs:293 if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
+                if (x.CompareExchange(me.State, Awake, Sleeping) == Sleeping)
+                {
+                    x.Where = "Worker.cs:295-296 queues.RetractSleeper(); return";
+                    x.Call(RetractSleeper, returnPc: 13, x[1]);
+                    return;
+                }
+
+                x.Pc = ParkConsumeWait;
+                return;
+            case ParkConsumeWait:
+                x.Where = "Worker.cs:300 _wake.Wait() (consume the claiming waker's release)";
                 x.Wait(me.Semaphore);
                 x.Return();
                 return;
-            case 10:
-                x.Where = "Worker.cs:234 _wake.Wait()";
+            case ParkBlockWait:
+                x.Where = "Worker.cs:304-305 queues.CountPark(Index); _wake.Wait()";
                 x.Wait(me.Semaphore);
                 if (!x.IsBlocked && x.Peek(me.State) != Awake)
                 {
-                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:236): woken while still Sleeping");
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:307): woken while still Sleeping");
                 }
 
                 x.Return();
@@ -1060,13 +1329,13 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:88-100. Locals: 1 next, 2 current.
+    // Worker.cs:111-123. Locals: 1 next, 2 current.
     private void RunMoveTo(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
         if (pc == 0)
         {
-            x.Where = "Worker.cs:91-95 current = _queues; if (current == next) return";
+            x.Where = "Worker.cs:114-118 current = _queues; if (current == next) return";
             x[2] = x.LoadPrivate(me.Queues);
             if (x[2] == x[1])
             {
@@ -1074,12 +1343,12 @@ internal sealed class WorkerPoolModel : Model
                 return;
             }
 
-            x.Where = "Worker.cs:97 current.DrainLocalToGlobal(Index)";
+            x.Where = "Worker.cs:120 current.DrainLocalToGlobal(Index)";
             x.Call(DrainLocalToGlobal, returnPc: 1, x[2]);
             return;
         }
 
-        x.Where = "Worker.cs:99 Volatile.Write(ref _queues, next)";
+        x.Where = "Worker.cs:122 Volatile.Write(ref _queues, next)";
         x.Store(me.Queues, x[1]);
         x.Return();
     }
@@ -1149,7 +1418,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // WorkerDirector.cs:35-63. Locals: 1 home, 2 set index.
+    // WorkerDirector.cs:35-63 over the programs' sets (the idle set is not one). Locals: 1 home, 2 set index.
     private void RunFindWork(Execution x, int pc)
     {
         switch (pc)
@@ -1166,12 +1435,12 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "WorkerDirector.cs:51 home = worker.Home";
-                x[1] = x.Load(_workers[x.Thread].Home);
+                x.Where = "WorkerDirector.cs:51 home = worker.Home (_cpu.Order.Home, Volatile.Read)";
+                x[1] = _orderHome[LoadOrder(x, CpuOf(x.Thread))];
                 x.Pc = 2;
                 return;
             case 2:
-                if (x[2] == _sets.Length)
+                if (x[2] == _s.Sets)
                 {
                     x.Return(0);
                     return;
@@ -1199,9 +1468,10 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:198-211. Locals: 1 queues, 2 home, 3 round.
+    // Worker.cs:266-279. Locals: 1 queues, 2 home, 3 round.
     private void RunSpin(Execution x, int pc)
     {
+        int cpu = CpuOf(x.Thread);
         switch (pc)
         {
             case 0:
@@ -1211,13 +1481,23 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:201 round < SpinRounds && !_pool.StopRequested";
+                x.Where = "Worker.cs:269 round < SpinRounds && !_pool.StopRequested";
                 x.Load(_stop);
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:201 && ReferenceEquals(Home, home)";
-                if (x.Load(_workers[x.Thread].Home) != x[2])
+                x.Where = "Worker.cs:269 && ReferenceEquals(Home, home) (_cpu.Order.Home)";
+                if (_orderHome[LoadOrder(x, cpu)] != x[2])
+                {
+                    x.Return(0);
+                    return;
+                }
+
+                x.Pc = 4;
+                return;
+            case 4:
+                x.Where = "Worker.cs:269 && IsServer";
+                if (LoadServer(x, cpu) != x.Thread)
                 {
                     x.Return(0);
                     return;
@@ -1226,7 +1506,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:204 queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.cs:272 queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 3, x[1]);
                 return;
             default:
@@ -1242,7 +1522,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // The rebalancer thread applying a decision: RequestMove for each move, in order. Local 1: next move.
+    // The rebalancer thread applying a decision: CpuSlot.RequestMove for each move, in order. Local 1: next move.
     private void RunMover(Execution x, int pc)
     {
         if (x[1] == _s.Moves.Length)
@@ -1251,42 +1531,313 @@ internal sealed class WorkerPoolModel : Model
             return;
         }
 
-        (int worker, int set) = _s.Moves[x[1]++];
-        x.Where = $"MultiprogramScheduler Apply: W{worker}.RequestMove({SetName(set + 1)})";
-        x.Call(RequestMove, returnPc: 0, worker, set + 1);
+        int move = x[1]++;
+        (int cpu, int set) = _s.Moves[move];
+        x.Where = $"MultiprogramScheduler Apply: CPU{cpu}.RequestMove({SetName(set + 1)}, onArrival)";
+        x.Call(RequestMove, returnPc: 0, cpu, _cpus + move);
     }
 
-    // Worker.cs:107-114, on the rebalancer's thread. Locals: 1 worker, 2 new home.
+    // CpuSlot.cs:484-514, on the rebalancer's thread. Locals: 1 cpu, 2 new order, 3 server, 4 partner.
     private void RunRequestMove(Execution x, int pc)
     {
+        CpuCells cpu = _cpuCells[x[1]];
         switch (pc)
         {
             case 0:
                 if ((_mutation & PoolMutation.MoveWithoutFence) != 0)
                 {
-                    x.Where = "Worker.cs:112 MUTATED: Volatile.Write(ref _home, home) (no fence)";
-                    x.Store(_workers[x[1]].Home, x[2]);
+                    x.Where = "CpuSlot.cs:489 MUTATED: Volatile.Write(ref _order, order) (no fence)";
+                    x.Store(cpu.Order, x[2]);
                 }
                 else
                 {
-                    x.Where = "Worker.cs:112 Interlocked.Exchange(ref _home, home)";
-                    x.Exchange(_workers[x[1]].Home, x[2]);
+                    x.Where = "CpuSlot.cs:489 Interlocked.Exchange(ref _order, order)";
+                    x.Exchange(cpu.Order, x[2]);
                 }
 
                 x.Pc = 1;
                 return;
             case 1:
+                x.Where = "CpuSlot.cs:490 server = Server (Volatile.Read)";
+                x[3] = LoadServer(x, x[1]);
+                x[4] = _s.Standby ? Partner(x[3]) : -1;
+                x.Pc = 2;
+                return;
+            case 2:
                 if ((_mutation & PoolMutation.OmitMoveWake) != 0)
                 {
-                    x.Return();
+                    x[0] = 0;
+                    x.Pc = 3;
                     return;
                 }
 
-                x.Where = "Worker.cs:113 TryWake()";
-                x.Call(TryWake, returnPc: 2, x[1]);
+                x.Where = "CpuSlot.cs:491 server.TryWake()";
+                x.Call(TryWake, returnPc: 3, x[3]);
+                return;
+            case 3:
+                x.Where = "CpuSlot.cs:491-494 if (woken || !HasStandby) return";
+                if (x[0] != 0 || !_s.Standby)
+                {
+                    x.Pc = 11;
+                    return;
+                }
+
+                if ((_mutation & PoolMutation.OmitStandbyActivation) != 0)
+                {
+                    x.Pc = 5;
+                    return;
+                }
+
+                x.Where = "CpuSlot.cs:497-498 partner = PartnerOf(server); partner.TryActivate()";
+                x.Call(TryActivate, returnPc: 4, x[4]);
+                return;
+            case 4:
+                x.Pc = x[0] != 0 ? 11 : 5;
+                return;
+            case 5:
+                x.Where = "CpuSlot.cs:506 partner.IsInTask (Volatile.Read(ref _taskSerial) & 1)";
+                x.Pc = (x.Load(_workers[x[4]].Serial) & 1) != 0 ? 6 : 11;
+                return;
+            case 6:
+                x.Where = "CpuSlot.cs:506 && ReferenceEquals(partner.Queues, home)";
+                x.Pc = x.Load(_workers[x[4]].Queues) == _orderHome[x[2]] ? 7 : 11;
+                return;
+            case 7:
+                x.Where = "CpuSlot.cs:507 && Interlocked.CompareExchange(ref _server, partner, server) == server (swap back)";
+                x.Pc = x.CompareExchange(cpu.Server, x[4], x[3]) == x[3] ? 8 : 11;
+                return;
+            case 8:
+                x.Where = "CpuSlot.cs:510 partner.TryActivate()";
+                x.Call(TryActivate, returnPc: 9, x[4]);
+                return;
+            case 9:
+                x.Where = "CpuSlot.cs:511 server.TryWake()";
+                x.Call(TryWake, returnPc: 10, x[3]);
+                return;
+            case 10:
+                x.Where = "CpuSlot.cs:512 order.Arrive()";
+                Arrive(x, x[2]);
+                x.Pc = 11;
                 return;
             default:
+                // Ghost: the mover is done with this order (CheckState's lost-activation check starts here).
+                x.SetGhost(cpu.Requested, x[2]);
                 x.Return();
+                return;
+        }
+    }
+
+    // Worker.cs:148-156, on the activator's thread. Local 1: target worker.
+    private void RunTryActivate(Execution x, int pc)
+    {
+        WorkerCells target = _workers[x[1]];
+        switch (pc)
+        {
+            case 0:
+                x.Where = "Worker.cs:148 Volatile.Read(ref _state) != Standby";
+                if (x.Load(target.State) != Standby)
+                {
+                    x.Return(0);
+                    return;
+                }
+
+                x.Pc = 1;
+                return;
+            case 1:
+                x.Where = "Worker.cs:149 Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby";
+                if (x.CompareExchange(target.State, Awake, Standby) != Standby)
+                {
+                    x.Return(0);
+                    return;
+                }
+
+                x.Pc = 2;
+                return;
+            default:
+                x.Where = "Worker.cs:154 _wake.Release()";
+                x.Release(target.Semaphore);
+                x.Return(1);
+                return;
+        }
+    }
+
+    // Worker.cs:316-356, StandBy (retire, park as the standby, watch). Returns 1 once this worker is the server.
+    // Local 1: order.
+    private void RunStandBy(Execution x, int pc)
+    {
+        WorkerCells me = _workers[x.Thread];
+        int cpu = CpuOf(x.Thread);
+        switch (pc)
+        {
+            case 0:
+                x.Where = "Worker.cs:319 MoveTo(_pool.InitialSet)";
+                x.SetGhost(me.TasksAsNonServer, 0);
+                x.Call(MoveTo, returnPc: 1, _idleSet);
+                return;
+            case 1:
+                x.Where = "Worker.cs:325 Volatile.Write(ref _state, Standby)";
+                x.Store(me.State, Standby);
+                x.Pc = (_mutation & PoolMutation.OmitStandbyRecheck) != 0 ? 5 : 2;
+                return;
+            case 2:
+                if ((_mutation & PoolMutation.OmitStandbyFence) == 0)
+                {
+                    x.Where = "Worker.cs:326 Interlocked.MemoryBarrier()";
+                    x.Fence();
+                }
+
+                x.Pc = 3;
+                return;
+            case 3:
+                x.Where = "Worker.cs:327 if (_cpu.Order (Volatile.Read)";
+                x[1] = LoadOrder(x, cpu);
+                x.Pc = 4;
+                return;
+            case 4:
+                x.Where = "Worker.cs:327 .IsPending";
+                x.Pc = LoadPending(x, x[1]) != 0 ? 8 : 5;
+                return;
+            case 5:
+                x.Where = "Worker.cs:327 || _pool.StopRequested";
+                x.Pc = x.Load(_stop) != 0 ? 8 : 6;
+                return;
+            case 6:
+                x.Where = "Worker.cs:327 || IsServer)";
+                x.Pc = LoadServer(x, cpu) == x.Thread ? 8 : StandByWait;
+                return;
+            case 8:
+                x.Where = "Worker.cs:330 if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby) (cancel)";
+                x.Pc = x.CompareExchange(me.State, Awake, Standby) != Standby ? StandByWait : 10;
+                return;
+            case StandByWait:
+                x.Where = "Worker.cs:332/337 _wake.Wait()";
+                x.Wait(me.Semaphore);
+                if (!x.IsBlocked && x.Peek(me.State) != Awake)
+                {
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:340): a standby released while not claimed");
+                }
+
+                x.Pc = 10;
+                return;
+            case 10:
+                x.Where = "Worker.cs:341-344 if (IsServer) return true (made the server again by a swap back)";
+                if (LoadServer(x, cpu) == x.Thread)
+                {
+                    x.Return(1);
+                    return;
+                }
+
+                x.Pc = 11;
+                return;
+            case 11:
+                x.Where = "Worker.cs:346 if (_pool.StopRequested) return false";
+                if (x.Load(_stop) != 0)
+                {
+                    throw new InvalidOperationException("The pool model never stops.");
+                }
+
+                x.Pc = 12;
+                return;
+            case 12:
+                x.Where = "Worker.cs:351 if (WatchMove())";
+                x.Call(WatchMove, returnPc: 13);
+                return;
+            default:
+                if (x[0] != 0)
+                {
+                    x.Return(1);
+                    return;
+                }
+
+                x.Pc = 1;
+                return;
+        }
+    }
+
+    // Worker.cs:363-409, WatchMove. Returns 1 when this worker took the CPU over. Locals: 1 order, 2 server.
+    private void RunWatchMove(Execution x, int pc)
+    {
+        int cpu = CpuOf(x.Thread);
+        switch (pc)
+        {
+            case 0:
+                x.Where = "Worker.cs:365 while (!_pool.StopRequested)";
+                if (x.Load(_stop) != 0)
+                {
+                    throw new InvalidOperationException("The pool model never stops.");
+                }
+
+                x.Pc = 1;
+                return;
+            case 1:
+                x.Where = "Worker.cs:367 order = _cpu.Order (Volatile.Read)";
+                x[1] = LoadOrder(x, cpu);
+                x.Pc = 2;
+                return;
+            case 2:
+                x.Where = "Worker.cs:368-371 if (!order.IsPending) return false";
+                if (LoadPending(x, x[1]) == 0)
+                {
+                    x.Return(0);
+                    return;
+                }
+
+                x.Pc = 3;
+                return;
+            case 3:
+                x.Where = "Worker.cs:373 server = _cpu.Server (Volatile.Read)";
+                x[2] = LoadServer(x, cpu);
+                x.Pc = 4;
+                return;
+            case 4:
+                x.Where = "Worker.cs:374-376 serial = Volatile.Read(ref server._taskSerial); if ((serial & 1) != 0)";
+                x.Pc = (x.Load(_workers[x[2]].Serial) & 1) != 0 ? 5 : 9;
+                return;
+            case 5:
+                x.Where = "Worker.cs:378 if (ReferenceEquals(server.Queues, order.Home))";
+                x.Pc = x.Load(_workers[x[2]].Queues) == _orderHome[x[1]] ? 6 : 7;
+                return;
+            case 6:
+                x.Where = "Worker.cs:381-382 order.Arrive(); return false (a move back: the CPU serves the home already)";
+                Arrive(x, x[1]);
+                x.Pc = 12;
+                return;
+            case 12:
+                x.Return(0);
+                return;
+            case 7:
+                x.Where = "Worker.cs:385-386 if (now - server._taskStartedAt >= HandoverThreshold)";
+                x.Pc = x.Choose("the server's task has run for the handover threshold") ? 8 : 9;
+                return;
+            case 8:
+                if ((_mutation & PoolMutation.TakeOverWithoutCas) != 0)
+                {
+                    x.Where = "CpuSlot.cs:536 MUTATED: TryTakeOver: Volatile.Write(ref _server, standby) (no CAS)";
+                    x.Store(_cpuCells[cpu].Server, x.Thread);
+                    x.Pc = 10;
+                    return;
+                }
+
+                x.Where = "Worker.cs:388, CpuSlot.cs:536 TryTakeOver: Interlocked.CompareExchange(ref _server, standby, server) != server";
+                x.Pc = x.CompareExchange(_cpuCells[cpu].Server, x.Thread, x[2]) == x[2] ? 10 : 0;
+                return;
+            case 9:
+                x.Where = "Worker.cs:399-405 Thread.Sleep(rest of the threshold); look again";
+                x.Pc = 0;
+                return;
+            case 10:
+                if ((_mutation & PoolMutation.OmitTakeOverWake) != 0)
+                {
+                    x.Return(1);
+                    return;
+                }
+
+                x.Where = "Worker.cs:392 server.TryWake() (the old server may have parked in its set)";
+                x.Call(TryWake, returnPc: 11, x[2]);
+                return;
+            default:
+                x.Where = "Worker.cs:393 return true";
+                x.Return(1);
                 return;
         }
     }
@@ -1294,5 +1845,7 @@ internal sealed class WorkerPoolModel : Model
     private sealed record SetCells(
         int Head, int Tail, int GlobalSlots, int Sleepers, int InFlight, int Closed, int Accepted, DequeCells[] Deques);
 
-    private sealed record WorkerCells(int State, int Home, int Queues, int Semaphore);
+    private sealed record WorkerCells(int State, int Queues, int Semaphore, int Serial, int InTask, int TasksAsNonServer);
+
+    private sealed record CpuCells(int Order, int Server, int Requested);
 }
