@@ -83,20 +83,20 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     public async Task Missing_folder_missing_trace_and_corrupt_trace_are_one_line_errors()
     {
         var (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Path.Combine(_root, "nowhere"), "--programs", "quicksort", "--cores", "4");
-        Assert.Equal(2, exitCode);
+        Assert.Equal(1, exitCode); // bad input
         Assert.Contains("does not exist", error, StringComparison.Ordinal);
         Assert.Single(error.Trim().Split('\n'));
 
         WriteSyntheticTraces(cores: 4);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "mergesort", "--cores", "4");
-        Assert.Equal(2, exitCode);
+        Assert.Equal(1, exitCode); // bad input
         Assert.Contains("No trace of 'mergesort'", error, StringComparison.Ordinal);
 
         string path = Path.Combine(Traces, "quicksort-w1-g4.dctree");
         byte[] bytes = File.ReadAllBytes(path);
         File.WriteAllBytes(path, bytes[..(bytes.Length / 2)]);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4");
-        Assert.Equal(2, exitCode);
+        Assert.Equal(1, exitCode); // bad input
         Assert.Contains("quicksort-w1-g4.dctree", error, StringComparison.Ordinal);
         Assert.Single(error.Trim().Split('\n'));
     }
@@ -105,10 +105,10 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     public async Task Bad_options_fail_before_anything_runs()
     {
         var (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--schemes", "round-robin");
-        Assert.Equal(1, exitCode);
+        Assert.Equal(1, exitCode); // bad input
         Assert.Contains("Unknown scheme 'round-robin'", error, StringComparison.Ordinal);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--inflation", "lots", "--trace-dir", _root);
-        Assert.Equal(2, exitCode);
+        Assert.Equal(1, exitCode); // bad input
         Assert.Contains("--inflation 'lots'", error, StringComparison.Ordinal);
         (exitCode, var output, _) = await CliRunner.RunAsync("simulate", "--help");
         Assert.Equal(0, exitCode);
