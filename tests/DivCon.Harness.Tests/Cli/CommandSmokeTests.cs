@@ -64,6 +64,8 @@ public sealed class CommandSmokeTests : IDisposable
             ParseSvg(Path.Combine(folder, $"allocation-{scheme}.svg"), TwoPrograms.Split(','));
         }
 
+        ParseSvg(Path.Combine(folder, "move-latency.svg"), "static", "dynamic", "hill-climbing", "p50", "max"); // the partitioning schemes' moves
+
         using JsonDocument setup = ParseJson(Path.Combine(folder, "setup.json"));
         Assert.Equal(TwoPrograms.Split(',').Length, setup.RootElement.GetProperty("data").GetProperty("workload").GetArrayLength());
     }
