@@ -15,7 +15,8 @@ namespace DivCon.Harness.Experiments;
 /// <item><c>summary.json</c>: isolated timings, metrics per scheme, oracle; <c>summary.md</c>: the same as tables;</item>
 /// <item><c>move-latency.csv</c> and a "Move latency" section in <c>summary.md</c>: per partitioning scheme, the
 /// p50 / p95 / p99 / max time from a decision to a worker serving the moved core's new owner; <c>moves.csv</c>: every
-/// move (scheme, decision time, what moved, latency; empty when it did not arrive);</item>
+/// move (scheme, decision time, what moved, latency; empty when it did not arrive); <c>move-latency.svg</c>: the
+/// percentiles per scheme as bars on a log10 millisecond axis;</item>
 /// <item><c>ntt.svg</c>, <c>np.svg</c>, <c>antt.svg</c>, <c>stp.svg</c>, <c>mntt.svg</c>, and <c>allocation-&lt;scheme&gt;.svg</c> per partitioning scheme.</item>
 /// </list>
 /// </summary>
@@ -82,6 +83,7 @@ public static class CyclicReportWriter
                 result.MoveSamples.Select(m => (IReadOnlyList<string>)[m.Scheme, Csv.Number(m.Move.DecidedAt.TotalSeconds), m.Move.Label,
                     m.Move.Latency is { } latency ? Csv.Number(latency.TotalMilliseconds) : string.Empty]))));
             File.AppendAllLines(folder.PathOf("summary.md"), MoveLatencyMarkdown(result.MoveLatencies));
+            files.Add(SvgFile.Save(folder, "move-latency.svg", MultiprogramCharts.MoveLatency(result.Workload, result.MoveLatencies)));
         }
 
         foreach ((string scheme, AllocationChart chart) in result.Allocations)

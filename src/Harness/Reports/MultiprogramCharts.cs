@@ -6,7 +6,8 @@ namespace DivCon.Harness.Reports;
 
 /// <summary>
 /// The standard charts of a multiprogram experiment, built from metrics per scheme: NTT and NP per program
-/// and scheme, and ANTT, STP and MNTT per scheme, all with confidence-interval error bars.
+/// and scheme, and ANTT, STP and MNTT per scheme, all with confidence-interval error bars; move latency percentiles
+/// per partitioning scheme.
 /// </summary>
 public static class MultiprogramCharts
 {
@@ -48,6 +49,32 @@ public static class MultiprogramCharts
     /// <returns>The chart.</returns>
     public static GroupedBarChart Mntt(string workload, IReadOnlyList<SchemeMetrics> schemes) =>
         PerScheme($"MNTT, {workload} (lower is better)", "MNTT", schemes, m => (m.Mntt, double.NaN), 1);
+
+    /// <summary>
+    /// Move latency per partitioning scheme (groups): p50, p95, p99 and max (bars), in milliseconds on a log10 axis,
+    /// since the tail is often decades above the median. A scheme whose moves never arrived has no bars; a percentile
+    /// of 0 ms (below the clock's resolution) has none either, as a logarithmic axis cannot show it.
+    /// </summary>
+    /// <param name="workload">Workload name for the title.</param>
+    /// <param name="latencies">One summary per scheme (at least one).</param>
+    /// <returns>The chart.</returns>
+    /// <exception cref="ArgumentException">No summaries.</exception>
+    public static GroupedBarChart MoveLatency(string workload, IReadOnlyList<MoveLatencySummary> latencies)
+    {
+        ArgumentNullException.ThrowIfNull(latencies);
+        if (latencies.Count == 0)
+        {
+            throw new ArgumentException("At least one scheme's move latencies are needed.", nameof(latencies));
+        }
+
+        static double Shown(double ms) => ms > 0 ? ms : double.NaN;
+        BarSeries Percentile(string name, Func<MoveLatencySummary, double> select) =>
+            new(name, latencies.Select(m => Shown(select(m))).ToArray());
+        return new GroupedBarChart($"Move latency, {workload} (decision to a worker serving the new owner)", "Latency (ms)",
+            latencies.Select(m => m.Scheme).ToArray(),
+            [Percentile("p50", m => m.P50Ms), Percentile("p95", m => m.P95Ms), Percentile("p99", m => m.P99Ms), Percentile("max", m => m.MaxMs)],
+            "Scheme", yScale: AxisScale.Log10);
+    }
 
     private static GroupedBarChart PerProgram(string title, string yLabel, IReadOnlyList<SchemeMetrics> schemes, Func<ProgramMetrics, (double Value, double HalfWidth)> select)
     {

@@ -37,7 +37,7 @@ public sealed class CommandSmokeTests : IDisposable
         Assert.Contains("ANTT", output, StringComparison.Ordinal);
         string folder = Path.Combine(_root, "demo");
         AssertCyclicFiles(folder, ["default", "shared", "dynamic"]);
-        ParseSvg(Path.Combine(folder, "allocation-dynamic.svg"));
+        ParseSvg(Path.Combine(folder, "allocation-dynamic.svg"), TwoPrograms.Split(','));
         ParseJson(Path.Combine(_root, "profiles.json")); // quick profiles measured and stored
     }
 
@@ -61,8 +61,10 @@ public sealed class CommandSmokeTests : IDisposable
         AssertCyclicFiles(folder, ["oversubscribed-free", "oversubscribed-pinned", "shared", "default", "static", "dynamic", "hill-climbing"]);
         foreach (string scheme in new[] { "static", "dynamic", "hill-climbing" })
         {
-            ParseSvg(Path.Combine(folder, $"allocation-{scheme}.svg"));
+            ParseSvg(Path.Combine(folder, $"allocation-{scheme}.svg"), TwoPrograms.Split(','));
         }
+
+        ParseSvg(Path.Combine(folder, "move-latency.svg"), "static", "dynamic", "hill-climbing", "p50", "max"); // the partitioning schemes' moves
 
         using JsonDocument setup = ParseJson(Path.Combine(folder, "setup.json"));
         Assert.Equal(TwoPrograms.Split(',').Length, setup.RootElement.GetProperty("data").GetProperty("workload").GetArrayLength());
@@ -85,7 +87,7 @@ public sealed class CommandSmokeTests : IDisposable
             Assert.Equal(2, summary.RootElement.GetProperty("data").GetProperty("schemes").GetArrayLength());
         }
 
-        ParseSvg(Path.Combine(combined, "stp.svg"));
+        ParseSvg(Path.Combine(combined, "stp.svg"), "shared", "default");
     }
 
     [Fact]
@@ -113,7 +115,7 @@ public sealed class CommandSmokeTests : IDisposable
         string combined = Path.Combine(_root, "symmetric");
         List<List<string>> mntt = ParseCsv(Path.Combine(combined, "mntt.csv"));
         Assert.Equal(1 + 2, mntt.Count); // header + 1 program x 2 schemes
-        ParseSvg(Path.Combine(combined, "mntt.svg"));
+        ParseSvg(Path.Combine(combined, "mntt.svg"), "quicksort", "shared", "static");
         Assert.Contains("MNTT", File.ReadAllText(Path.Combine(combined, "summary.md")), StringComparison.Ordinal);
     }
 
@@ -127,7 +129,7 @@ public sealed class CommandSmokeTests : IDisposable
         List<List<string>> rows = ParseCsv(Path.Combine(folder, "runs.csv"));
         Assert.Equal(1 + (2 * 4), rows.Count); // header + 2 programs x 4 fractions x 1 run
         ParseJson(Path.Combine(folder, "summary.json")).Dispose();
-        ParseSvg(Path.Combine(folder, "time-vs-granularity.svg"));
+        ParseSvg(Path.Combine(folder, "time-vs-granularity.svg"), "quicksort", "strassen");
         Assert.Contains("quicksort", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
     }
 
@@ -142,7 +144,7 @@ public sealed class CommandSmokeTests : IDisposable
         ParseCsv(Path.Combine(folder, "runs.csv"));
         ParseCsv(Path.Combine(folder, "sequential.csv"));
         ParseJson(Path.Combine(folder, "speedup-tables.json")).Dispose();
-        ParseSvg(Path.Combine(folder, "speedup-vs-cores.svg"));
+        ParseSvg(Path.Combine(folder, "speedup-vs-cores.svg"), "quicksort", "ideal (linear)");
         AssertPerformanceFiles(folder, ["quicksort"]);
         var store = DivCon.Schedulers.Multiprogram.Profiling.ScalabilityProfileFile.Load(profiles);
         Assert.True(store.TryGet("quicksort", "8192", out var profile));
@@ -158,7 +160,7 @@ public sealed class CommandSmokeTests : IDisposable
         string folder = Path.Combine(_root, "phases");
         List<List<string>> rows = ParseCsv(Path.Combine(folder, "phases.csv"));
         Assert.Contains(rows, r => r[0] == "strassen");
-        ParseSvg(Path.Combine(folder, "phases-quicksort.svg"));
+        ParseSvg(Path.Combine(folder, "phases-quicksort.svg"), "split", "execute", "merge");
         ParseJson(Path.Combine(folder, "stamp.json")).Dispose();
         AssertPerformanceFiles(folder, ["quicksort", "strassen"]);
         Assert.Contains("## Performance model", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
@@ -179,7 +181,7 @@ public sealed class CommandSmokeTests : IDisposable
         string[] texts = bound.Descendants().Where(e => e.Name.LocalName == "text").Select(e => e.Value).ToArray();
         Assert.Contains("T_1 / P", texts);
         Assert.Contains("T_∞ (span)", texts);
-        ParseSvg(Path.Combine(folder, "performance.svg"));
+        ParseSvg(Path.Combine(folder, "performance.svg"), [.. programs.Select(p => $"{p}, P=1"), "work", "idle"]);
     }
 
     [Fact]
@@ -230,7 +232,7 @@ public sealed class CommandSmokeTests : IDisposable
         ParseJson(Path.Combine(folder, "stamp.json")).Dispose();
         foreach (string chart in new[] { "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg" })
         {
-            ParseSvg(Path.Combine(folder, chart));
+            ParseSvg(Path.Combine(folder, chart), [.. schemes]);
         }
 
         Assert.Contains("| Machine", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
@@ -246,11 +248,22 @@ public sealed class CommandSmokeTests : IDisposable
 
     private static JsonDocument ParseJson(string path) => JsonDocument.Parse(File.ReadAllText(path));
 
-    private static void ParseSvg(string path)
+    /// <summary>
+    /// Parses a chart drawn by OxyPlot and checks it shows data: its title, the names it must show (legend entries or
+    /// category labels), and at least one mark (bar, line, band) in the first palette colour, the colour of the first
+    /// series or category.
+    /// </summary>
+    private static void ParseSvg(string path, params string[] names)
     {
         XDocument svg = XDocument.Load(path);
         Assert.Equal("svg", svg.Root!.Name.LocalName);
-        // A chart with data, not an empty frame: at least one plotted series.
-        Assert.Contains(svg.Descendants(), e => e.Attribute("data-series") is not null);
+        XNamespace ns = svg.Root.Name.Namespace;
+        Assert.False(string.IsNullOrWhiteSpace(svg.Root.Element(ns + "title")?.Value), $"{path} has no title");
+        string[] texts = svg.Descendants(ns + "text").Select(t => t.Value).ToArray();
+        Assert.All(names, name => Assert.Contains(name, texts));
+        Assert.DoesNotContain(texts, t => t.Contains("exception", StringComparison.OrdinalIgnoreCase));
+        string[] marks = ["rect", "polyline", "polygon", "path"];
+        Assert.Contains(svg.Descendants(), e => marks.Contains(e.Name.LocalName)
+            && ((string?)e.Attribute("style") ?? "").Contains("rgb(0,114,178)", StringComparison.Ordinal));
     }
 }

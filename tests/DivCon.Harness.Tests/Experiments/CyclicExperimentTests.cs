@@ -69,7 +69,7 @@ public sealed class CyclicExperimentTests : IDisposable
         Assert.Single(result.Allocations);
 
         // Files.
-        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "rounds.csv", "blocks.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg", "move-latency.csv", "moves.csv"];
+        string[] expected = ["stamp.json", "runs.csv", "isolated.csv", "rounds.csv", "blocks.csv", "summary.json", "summary.md", "ntt.svg", "np.svg", "antt.svg", "stp.svg", "mntt.svg", "allocation-static-partition.svg", "move-latency.csv", "moves.csv", "move-latency.svg"];
         Assert.Equal(expected.Order(StringComparer.Ordinal), Directory.GetFiles(folder.Path).Select(Path.GetFileName).Order(StringComparer.Ordinal));
         List<List<string>> runs = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "runs.csv")));
         Assert.Equal(1 + result.Tests.Sum(t => t.Result.Runs.Count), runs.Count);
@@ -88,6 +88,10 @@ public sealed class CyclicExperimentTests : IDisposable
         Assert.Equal(["static partition", "0", "0", "", "", "", ""], moves[1]);
         Assert.Equal(2, moves.Count);
         Assert.Contains("## Move latency", await File.ReadAllTextAsync(Path.Combine(folder.Path, "summary.md")), StringComparison.Ordinal);
+        XDocument latency = XDocument.Load(Path.Combine(folder.Path, "move-latency.svg"));
+        string[] latencyTexts = latency.Descendants().Where(e => e.Name.LocalName == "text").Select(e => e.Value).ToArray();
+        Assert.All(["static partition", "p50", "p95", "p99", "max", "Latency (ms)"], t => Assert.Contains(t, latencyTexts));
+        Assert.Contains("abc1234", latency.Root!.Elements().Single(e => e.Name.LocalName == "desc").Value, StringComparison.Ordinal); // stamped
         // Console summary.
         Assert.Contains("System metrics", output.ToString(), StringComparison.Ordinal);
     }

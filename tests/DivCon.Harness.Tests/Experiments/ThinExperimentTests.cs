@@ -25,13 +25,22 @@ public sealed class ThinExperimentTests : IDisposable
     private ExperimentContext Context(string name, TimeProvider clock) =>
         new(ResultsFolder.Create(_root, name, Samples.Stamp), NullProgressSink.Instance, null, clock);
 
-    /// <summary>The points of one series of a line chart (its polyline, as the chart writer draws it).</summary>
-    private static int SeriesPoints(string svgPath, string series)
+    /// <summary>
+    /// The points of the first series of a line chart as OxyPlot draws it: the series is named once (its legend
+    /// entry) and its line is the longest polyline stroked in the first palette colour (the legend's sample line and
+    /// error bars, in the same colour, have two points each).
+    /// </summary>
+    private static int FirstSeriesPoints(string svgPath, string series)
     {
         XDocument svg = XDocument.Load(svgPath);
         XNamespace ns = svg.Root!.Name.Namespace;
-        XElement group = Assert.Single(svg.Descendants(ns + "g"), g => (string?)g.Attribute("class") == "series" && (string?)g.Attribute("data-series") == series);
-        return group.Element(ns + "polyline")!.Attribute("points")!.Value.Split(' ', StringSplitOptions.RemoveEmptyEntries).Length;
+        Assert.Equal(1, svg.Descendants(ns + "text").Count(t => t.Value == series));
+        int[] lines = svg.Descendants(ns + "polyline")
+            .Where(l => ((string?)l.Attribute("style") ?? "").Contains("stroke:rgb(0,114,178)", StringComparison.Ordinal))
+            .Select(l => l.Attribute("points")!.Value.Split(' ', StringSplitOptions.RemoveEmptyEntries).Length)
+            .ToArray();
+        Assert.NotEmpty(lines);
+        return lines.Max();
     }
 
     private static SweepCase Case(ManualTimeProvider clock, string series, double x, double seconds) =>
@@ -48,7 +57,10 @@ public sealed class ThinExperimentTests : IDisposable
         SweepResult result = await running.WaitAsync(TestTimeouts.Wait);
 
         Assert.Equal(2, result.Points.Count);
-        Assert.Equal(2, SeriesPoints(context.Output.PathOf("time-vs-granularity.svg"), "qs")); // the chart plots both points
+        Assert.Equal(2, FirstSeriesPoints(context.Output.PathOf("time-vs-granularity.svg"), "qs")); // the chart plots both points
+        var line = Assert.Single(SweepCharts.TimeVsGranularity(result).ToPlotModel().Series.OfType<OxyPlot.Series.LineSeries>());
+        Assert.Equal("qs", line.Title);
+        Assert.Equal([0.5, 1], line.Points.Select(p => p.X));
         await Assert.ThrowsAsync<ArgumentException>(() =>
             new GranularityExperiment(new SweepRunner()).RunAsync([Case(clock, "qs", 2, 1)], context));
     }
@@ -61,11 +73,15 @@ public sealed class ThinExperimentTests : IDisposable
         Task<(SweepResult, IReadOnlyList<SpeedupTable>)> running = new ScalabilityExperiment(new SweepRunner(1, 0, timeProvider: clock))
             .RunAsync([Case(clock, "qs", 1, 8), Case(clock, "qs", 2, 5), Case(clock, "qs", 4, 4)], new Dictionary<string, double> { ["qs"] = 10 }, context);
         clock.AdvanceTo(TimeSpan.FromHours(1));
-        (_, IReadOnlyList<SpeedupTable> tables) = await running.WaitAsync(TestTimeouts.Wait);
+        (SweepResult result, IReadOnlyList<SpeedupTable> tables) = await running.WaitAsync(TestTimeouts.Wait);
 
         Assert.Equal(2.0, tables.Single().SpeedupAt(2), 12);
         Assert.Equal(2.5, tables.Single().SpeedupAt(4), 12);
-        Assert.Equal(3, SeriesPoints(context.Output.PathOf("speedup-vs-cores.svg"), "qs")); // one point per core count
+        Assert.Equal(3, FirstSeriesPoints(context.Output.PathOf("speedup-vs-cores.svg"), "qs")); // one point per core count
+        OxyPlot.Series.LineSeries[] lines = SweepCharts.SpeedupVsCores(result, new Dictionary<string, double> { ["qs"] = 10 })
+            .ToPlotModel().Series.OfType<OxyPlot.Series.LineSeries>().ToArray();
+        Assert.Equal(["qs", "ideal (linear)"], lines.Select(l => l.Title));
+        Assert.Equal([1.25, 2, 2.5], lines[0].Points.Select(p => p.Y));
         using JsonDocument json = JsonDocument.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")));
         Assert.Equal(1.25, json.RootElement.GetProperty("data")[0].GetProperty("speedups").GetProperty("1").GetDouble(), 12);
         Assert.Equal(2.5, SpeedupTableFile.Parse(await File.ReadAllTextAsync(context.Output.PathOf("speedup-tables.json")))[0].SpeedupAt(4), 12);

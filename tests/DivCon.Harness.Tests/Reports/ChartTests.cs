@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Xml.Linq;
+using DivCon.Harness.Metrics;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
@@ -132,6 +133,47 @@ public sealed class ChartTests : IDisposable
         Assert.Equal(1, RectanglesFilled(svg, "0,114,178"));   // shared's bar (its legend swatch is a line)
         Assert.Equal(1, RectanglesFilled(svg, "230,159,0"));   // static's bar
         Assert.Equal(2, Texts(svg).Count(t => t == "shared")); // axis label and legend entry
+    }
+
+    [Fact]
+    public void Move_latency_chart_draws_percentiles_per_scheme_on_a_log_axis_from_a_floor_below_the_smallest()
+    {
+        GroupedBarChart chart = MultiprogramCharts.MoveLatency("demo",
+        [
+            new MoveLatencySummary("static", 40, 40, 0.05, 0.4, 2.5, 30),
+            new MoveLatencySummary("dynamic", 12, 10, 0.08, 0.9, 0, 12),  // p99 below the clock's resolution: no bar
+            new MoveLatencySummary("hill-climbing", 3, 0, double.NaN, double.NaN, double.NaN, double.NaN), // nothing arrived
+        ]);
+
+        XDocument svg = SaveAndLoad(chart);
+        string[] texts = Texts(svg);
+        Assert.All(["static", "dynamic", "hill-climbing", "p50", "p95", "p99", "max", "Latency (ms)"], t => Assert.Contains(t, texts));
+        Assert.Equal(2 + 1, RectanglesFilled(svg, "0,114,178"));  // p50: static, dynamic, and its legend swatch
+        Assert.Equal(1 + 1, RectanglesFilled(svg, "0,158,115"));  // p99: static only
+        // Bars stand on the floor (0.01 ms), so heights go with log(value / floor): max of static (30) against p50 of dynamic (0.08).
+        double Tallest(string rgb) => svg.Descendants(Svg + "rect")
+            .Where(r => ((string?)r.Attribute("style") ?? "").Contains($"fill:rgb({rgb})", StringComparison.Ordinal))
+            .Max(r => double.Parse((string)r.Attribute("height")!, System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Equal(Math.Log10(30 / 0.01) / Math.Log10(0.08 / 0.01), Tallest("213,94,0") / Tallest("0,114,178"), 1);
+
+        PlotModel model = chart.ToPlotModel();
+        LogarithmicAxis y = Assert.IsType<LogarithmicAxis>(model.Axes.Single(a => a.Position == AxisPosition.Left));
+        Assert.Equal(10, y.Base);
+        Assert.Equal(0.01, y.Minimum, 12); // the power of ten below the smallest value, 0.05
+        var series = model.Series.OfType<OxyPlot.Series.ErrorBarSeries>().ToArray();
+        Assert.Equal(["p50", "p95", "p99", "max"], series.Select(s => s.Title));
+        Assert.All(series, s => Assert.Equal(0.01, s.BaseValue, 12));
+        Assert.Equal([30.0, 12], series[3].Items.Cast<OxyPlot.Series.ErrorBarItem>().Select(i => i.Value));
+        Assert.Throws<ArgumentException>(() => MultiprogramCharts.MoveLatency("demo", []));
+    }
+
+    [Fact]
+    public void A_bar_chart_on_a_log_axis_refuses_zero_and_shows_an_empty_chart_when_nothing_is_left()
+    {
+        Assert.Throws<ArgumentException>(() => new GroupedBarChart("t", "y", ["a"], [new BarSeries("s", [0.0])], yScale: AxisScale.Log10));
+        var empty = new GroupedBarChart("t", "y", ["a"], [new BarSeries("s", [double.NaN])], yScale: AxisScale.Log10);
+        XDocument svg = SaveAndLoad(empty);
+        Assert.Equal(0, RectanglesFilled(svg, "0,114,178") - 1); // only the legend swatch
     }
 
     [Fact]

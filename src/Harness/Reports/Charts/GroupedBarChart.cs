@@ -10,7 +10,8 @@ namespace DivCon.Harness.Reports.Charts;
 /// (categories) per scheme (series), or ANTT/STP per scheme (one category per scheme, one series).
 /// </summary>
 /// <remarks>
-/// The value axis starts at zero. An optional dashed horizontal reference line marks a meaningful level
+/// The value axis starts at zero, or, on a logarithmic value axis (values spanning decades, such as latency
+/// percentiles), at the power of ten just below the smallest value, where the bars stand. An optional dashed horizontal reference line marks a meaningful level
 /// (NTT = 1: no slowdown; the oracle's STP).
 /// </remarks>
 public sealed class GroupedBarChart : SvgChart
@@ -27,10 +28,13 @@ public sealed class GroupedBarChart : SvgChart
     /// only the first series is drawn).</param>
     /// <param name="width">Width in pixels.</param>
     /// <param name="height">Height in pixels.</param>
-    /// <exception cref="ArgumentException">Empty inputs, mismatched lengths, or a negative/infinite value.</exception>
+    /// <param name="yScale">Value axis scale; a logarithmic one needs every value positive (or NaN: no bar).</param>
+    /// <exception cref="ArgumentException">Empty inputs, mismatched lengths, a negative/infinite value, or a zero value
+    /// on a logarithmic axis.</exception>
     public GroupedBarChart(
         string title, string yLabel, IReadOnlyList<string> categories, IReadOnlyList<BarSeries> series,
-        string? xLabel = null, double? referenceLine = null, bool colorByCategory = false, int width = 900, int height = 540)
+        string? xLabel = null, double? referenceLine = null, bool colorByCategory = false, int width = 900, int height = 540,
+        AxisScale yScale = AxisScale.Linear)
         : base(title, width, height)
     {
         ArgumentNullException.ThrowIfNull(categories);
@@ -46,6 +50,8 @@ public sealed class GroupedBarChart : SvgChart
                 $"Series '{s?.Name}' needs exactly {categories.Count} values (and half-widths, if given).", nameof(series));
             ChartStyle.RequireValues(!s!.Values.Any(v => v < 0 || double.IsInfinity(v)) && !(s.HalfWidths?.Any(h => h < 0 || double.IsInfinity(h)) ?? false),
                 $"Series '{s.Name}' has a negative or infinite value.", nameof(series));
+            ChartStyle.RequireValues(yScale == AxisScale.Linear || s.Values.All(v => double.IsNaN(v) || v > 0),
+                $"Series '{s.Name}' has a zero value, which a logarithmic axis cannot show.", nameof(series));
         }
 
         if (referenceLine is { } reference && (!double.IsFinite(reference) || reference < 0))
@@ -59,6 +65,7 @@ public sealed class GroupedBarChart : SvgChart
         Series = series;
         ReferenceLine = referenceLine;
         ColorByCategory = colorByCategory;
+        YScale = yScale;
     }
 
     /// <summary>Y axis title.</summary>
@@ -79,13 +86,25 @@ public sealed class GroupedBarChart : SvgChart
     /// <summary>Whether bars are coloured by category (legend: categories) rather than by series.</summary>
     public bool ColorByCategory { get; }
 
+    /// <summary>Value axis scale.</summary>
+    public AxisScale YScale { get; }
+
     /// <inheritdoc/>
     public override PlotModel ToPlotModel()
     {
         PlotModel model = ChartStyle.Model(Title);
         model.Axes.Add(ChartStyle.CategoryAxis(XLabel, Categories));
-        Axis values = ChartStyle.ValueAxis(AxisPosition.Left, YLabel, AxisScale.Linear, startAtZero: true);
+        Axis values = ChartStyle.ValueAxis(AxisPosition.Left, YLabel, YScale, startAtZero: YScale == AxisScale.Linear);
         values.Key = ChartStyle.ValueKey;
+        double floor = 0; // where the bars stand: zero, or on a logarithmic axis the power of its base below the smallest value
+        if (YScale != AxisScale.Linear)
+        {
+            double logBase = YScale == AxisScale.Log2 ? 2 : 10;
+            double smallest = Series.SelectMany(s => s.Values).Where(v => v > 0).DefaultIfEmpty(1).Min();
+            floor = Math.Pow(logBase, Math.Ceiling(Math.Log(smallest, logBase)) - 1); // strictly below, so every bar shows
+            values.Minimum = floor;
+        }
+
         double top = Series.SelectMany(s => s.Values.Select((v, c) => double.IsNaN(v) ? 0 : v + HalfWidth(s, c))).DefaultIfEmpty(0).Max();
         if (ReferenceLine is { } reference && reference >= top)
         {
@@ -94,7 +113,8 @@ public sealed class GroupedBarChart : SvgChart
 
         if (top == 0 && (ReferenceLine ?? 0) == 0)
         {
-            values.Maximum = 1; // all bars zero or missing: an axis from 0 to 1 rather than a degenerate one
+            // All bars zero or missing: an axis from 0 to 1 (two decades above the floor) rather than a degenerate one.
+            values.Maximum = YScale == AxisScale.Linear ? 1 : floor * 100;
         }
 
         model.Axes.Add(values);
@@ -102,7 +122,7 @@ public sealed class GroupedBarChart : SvgChart
         {
             // One series, each bar in its category's colour; the legend names the categories through
             // point-less lines drawn only as legend swatches.
-            ErrorBarSeries bars = Bars(Series[0].Name, ChartStyle.Color(0));
+            ErrorBarSeries bars = Bars(Series[0].Name, ChartStyle.Color(0), floor);
             bars.RenderInLegend = false;
             for (int c = 0; c < Categories.Count; c++)
             {
@@ -116,7 +136,7 @@ public sealed class GroupedBarChart : SvgChart
         {
             for (int i = 0; i < Series.Count; i++)
             {
-                ErrorBarSeries bars = Bars(Series[i].Name, ChartStyle.Color(i));
+                ErrorBarSeries bars = Bars(Series[i].Name, ChartStyle.Color(i), floor);
                 for (int c = 0; c < Categories.Count; c++)
                 {
                     Add(bars, Series[i], c, OxyColors.Automatic);
@@ -144,9 +164,11 @@ public sealed class GroupedBarChart : SvgChart
     private static double HalfWidth(BarSeries series, int category) =>
         series.HalfWidths is { } h && double.IsFinite(h[category]) ? h[category] : 0;
 
-    private static ErrorBarSeries Bars(string name, OxyColor color) => new()
+    private static ErrorBarSeries Bars(string name, OxyColor color, double floor) => new()
     {
         Title = name,
+        BaseValue = floor,
+        BaseLine = floor,
         FillColor = color,
         StrokeColor = OxyColors.White,
         StrokeThickness = 0.5,
@@ -160,7 +182,10 @@ public sealed class GroupedBarChart : SvgChart
         double value = series.Values[category];
         if (!double.IsNaN(value))
         {
-            bars.Items.Add(new ErrorBarItem(value, HalfWidth(series, category), category) { Color = color });
+            // A logarithmic axis cannot show an error bar reaching its floor (its bars' foot, above zero): the bar, drawn
+            // both ways, is shortened to stop there. On a linear axis it is drawn as measured.
+            double halfWidth = HalfWidth(series, category);
+            bars.Items.Add(new ErrorBarItem(value, bars.BaseValue > 0 ? Math.Min(halfWidth, value - bars.BaseValue) : halfWidth, category) { Color = color });
         }
     }
 }
