@@ -17,7 +17,7 @@ internal enum PoolMutation
     OmitProducerWake = 2,
 
     /// <summary>
-    /// (c) The move's home re-check: <c>Park</c> no longer rereads the CPU's order after announcing (Worker.cs:289-290:
+    /// (c) The move's home re-check: <c>Park</c> no longer rereads the CPU's order after announcing (Worker.cs:304-305:
     /// neither its home nor its pending report), the half of the Dekker pair that RequestMove relies on.
     /// </summary>
     OmitParkHomeRecheck = 4,
@@ -36,7 +36,7 @@ internal enum PoolMutation
 
     /// <summary>
     /// A retiring worker announces <c>Standby</c> and blocks without its fence and its recheck of the order
-    /// (Worker.cs:326-327, the first condition): the standby's half of the Dekker pair with RequestMove.
+    /// (Worker.cs:341-342, the first condition): the standby's half of the Dekker pair with RequestMove.
     /// </summary>
     OmitStandbyRecheck = 64,
 
@@ -46,10 +46,10 @@ internal enum PoolMutation
     /// <summary>The standby takes the CPU over with a plain store of the server instead of a CAS (CpuSlot.cs:536).</summary>
     TakeOverWithoutCas = 256,
 
-    /// <summary>The standby takes over without waking the old server (Worker.cs:392), which may have parked in its set.</summary>
+    /// <summary>The standby takes over without waking the old server (Worker.cs:407), which may have parked in its set.</summary>
     OmitTakeOverWake = 512,
 
-    /// <summary>A retiring worker announces <c>Standby</c> and rechecks the order without the fence between (Worker.cs:326).</summary>
+    /// <summary>A retiring worker announces <c>Standby</c> and rechecks the order without the fence between (Worker.cs:341).</summary>
     OmitStandbyFence = 1024,
 }
 

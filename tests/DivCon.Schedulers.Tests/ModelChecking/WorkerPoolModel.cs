@@ -34,7 +34,7 @@ namespace DivCon.Schedulers.Tests.ModelChecking;
 /// pool: the closed and stop flags are read, as the code does, and stay 0), the racy cursors that pick where
 /// WakeOne, WakeLender, FindWork and the steal scan start (a fixed start: every candidate is still visited in
 /// order), deque growth (checked by <see cref="DequeModel"/>), and the clock: whether the server's task has run for
-/// the handover threshold (<c>Worker.cs:385-386</c>) is a nondeterministic choice at each look, so every timing is
+/// the handover threshold (<c>Worker.cs:400-401</c>) is a nondeterministic choice at each look, so every timing is
 /// explored.
 /// </para>
 /// </remarks>
@@ -481,7 +481,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:163-239, Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom, 5 order, 6 lentFromHome (the loop
+    // Worker.cs:178-254, Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom, 5 order, 6 lentFromHome (the loop
     // frame lives as long as the thread).
     private void RunWorkerLoop(Execution x, int pc)
     {
@@ -490,10 +490,10 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:173 if (!IsServer (Volatile.Read(ref _cpu._server))";
+                x.Where = "Worker.cs:188 if (!IsServer (Volatile.Read(ref _cpu._server))";
                 if (LoadServer(x, cpu) != x.Thread)
                 {
-                    x.Where = "Worker.cs:173 && !StandBy()) (StandBy, Worker.cs:320: _lentFrom = null)";
+                    x.Where = "Worker.cs:188 && !StandBy()) (StandBy, Worker.cs:335: _lentFrom = null)";
                     x[4] = 0;
                     x.Call(StandByRoutine, returnPc: 100);
                     return;
@@ -510,7 +510,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:179-181 queues = _queues (own field); order = _cpu.Order (Volatile.Read); home = order.Home";
+                x.Where = "Worker.cs:194-196 queues = _queues (own field); order = _cpu.Order (Volatile.Read); home = order.Home";
                 x[1] = x.LoadPrivate(me.Queues);
                 x[5] = LoadOrder(x, cpu);
                 x[2] = _orderHome[x[5]];
@@ -519,7 +519,7 @@ internal sealed class WorkerPoolModel : Model
             case 2:
                 if (x[4] == x[2])
                 {
-                    x.Where = "Worker.cs:182, 263-264 lentFromHome = StayLent(home): _lentFrom == home && home.LooksEmpty()";
+                    x.Where = "Worker.cs:197, 263-264 lentFromHome = StayLent(home): _lentFrom == home && home.LooksEmpty()";
                     x.Call(LooksEmpty, returnPc: 3, x[2]);
                     return;
                 }
@@ -532,10 +532,10 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:183 if (!ReferenceEquals(queues, home) && !lentFromHome)";
+                x.Where = "Worker.cs:198 if (!ReferenceEquals(queues, home) && !lentFromHome)";
                 if (x[1] != x[2] && x[6] == 0)
                 {
-                    x.Where = "Worker.cs:186 MoveTo(home)";
+                    x.Where = "Worker.cs:201 MoveTo(home)";
                     x.Call(MoveTo, returnPc: 40, x[2]);
                     return;
                 }
@@ -543,13 +543,13 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 41;
                 return;
             case 40:
-                x.Where = "Worker.cs:187-188 _lentFrom = null; queues = home";
+                x.Where = "Worker.cs:202-203 _lentFrom = null; queues = home";
                 x[4] = 0;
                 x[1] = x[2];
                 x.Pc = 41;
                 return;
             case 41:
-                x.Where = "Worker.cs:191 if (order.IsPending (Volatile.Read(ref _onArrival))";
+                x.Where = "Worker.cs:206 if (order.IsPending (Volatile.Read(ref _onArrival))";
                 if (LoadPending(x, x[5]) != 0 && (x[1] == x[2] || x[6] != 0))
                 {
                     x.Pc = 42;
@@ -559,19 +559,19 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 5;
                 return;
             case 42:
-                x.Where = "Worker.cs:195 order.Arrive() (MoveOrder.cs:35 Interlocked.Exchange(ref _onArrival, null))";
+                x.Where = "Worker.cs:210 order.Arrive() (MoveOrder.cs:35 Interlocked.Exchange(ref _onArrival, null))";
                 Arrive(x, x[5]);
                 x.Pc = 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:198 task = queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.cs:213 task = queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 6, x[1]);
                 return;
             case 6:
                 x[3] = x[0];
                 if (x[3] == 0 && _s.SpinRounds > 0)
                 {
-                    x.Where = "Worker.cs:198 ?? Spin(queues, home)";
+                    x.Where = "Worker.cs:213 ?? Spin(queues, home)";
                     x.Call(Spin, returnPc: 60, x[1], x[2]);
                     return;
                 }
@@ -585,7 +585,7 @@ internal sealed class WorkerPoolModel : Model
             case 7:
                 if (x[3] != 0)
                 {
-                    x.Where = "Worker.cs:199-202 RunTask(queues, task); continue";
+                    x.Where = "Worker.cs:214-217 RunTask(queues, task); continue";
                     int task = x[3];
                     x[3] = 0;
                     StartTask(x, me);
@@ -596,7 +596,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:205-209 lent (or moved) and nothing found: _lentFrom = null; continue";
+                x.Where = "Worker.cs:220-224 lent (or moved) and nothing found: _lentFrom = null; continue";
                 if (x[1] != x[2])
                 {
                     x[4] = 0;
@@ -607,7 +607,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 81;
                 return;
             case 81:
-                x.Where = "Worker.cs:212 if (!IsServer) continue (a standby took over while we spun: retire)";
+                x.Where = "Worker.cs:227 if (!IsServer) continue (a standby took over while we spun: retire)";
                 x.Pc = LoadServer(x, cpu) != x.Thread ? 0 : 9;
                 return;
             case 9:
@@ -617,13 +617,13 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:217 _pool.Director?.FindWork(this)";
+                x.Where = "Worker.cs:232 _pool.Director?.FindWork(this)";
                 x.Call(FindWork, returnPc: 10);
                 return;
             case 10:
                 if (x[0] != 0)
                 {
-                    x.Where = "Worker.cs:219-221 _lentFrom = home; MoveTo(other); continue";
+                    x.Where = "Worker.cs:234-236 _lentFrom = home; MoveTo(other); continue";
                     x[4] = x[2];
                     x.Call(MoveTo, returnPc: 0, x[0]);
                     return;
@@ -632,7 +632,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 11;
                 return;
             case 11:
-                x.Where = "Worker.cs:224 if (_pool.StopRequested)";
+                x.Where = "Worker.cs:239 if (_pool.StopRequested)";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -641,7 +641,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 12;
                 return;
             case 12:
-                x.Where = "Worker.cs:237 Park(queues)";
+                x.Where = "Worker.cs:252 Park(queues)";
                 x.Call(Park, returnPc: 0, x[1]);
                 return;
             default:
@@ -666,7 +666,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:241-261, RunTask. Locals: 1 queues, 2 task.
+    // Worker.cs:256-276, RunTask. Locals: 1 queues, 2 task.
     private void RunRunTask(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
@@ -675,24 +675,24 @@ internal sealed class WorkerPoolModel : Model
             case 0:
                 if (!_s.Standby)
                 {
-                    x.Where = "Worker.cs:243-245 queues.Execute(Index, task) (no standby)";
+                    x.Where = "Worker.cs:258-260 queues.Execute(Index, task) (no standby)";
                     Ran(x, x[2], x[1]);
                     x.Return();
                     return;
                 }
 
-                x.Where = "Worker.cs:251-252 _taskStartedAt = now; Volatile.Write(ref _taskSerial, odd)";
+                x.Where = "Worker.cs:266-267 _taskStartedAt = now; Volatile.Write(ref _taskSerial, odd)";
                 x.Store(me.Serial, 1);
                 x.SetGhost(me.InTask, 1);
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:255 queues.Execute(Index, task)";
+                x.Where = "Worker.cs:270 queues.Execute(Index, task)";
                 Ran(x, x[2], x[1]);
                 x.Pc = 2;
                 return;
             default:
-                x.Where = "Worker.cs:259 Volatile.Write(ref _taskSerial, even) (the task has returned)";
+                x.Where = "Worker.cs:274 Volatile.Write(ref _taskSerial, even) (the task has returned)";
                 x.Store(me.Serial, 0);
                 x.SetGhost(me.InTask, 0);
                 x.Return();
@@ -701,7 +701,7 @@ internal sealed class WorkerPoolModel : Model
     }
 
     // The task a worker is running at the start: PushLocal of each child (TryQueue from a task on this worker:
-    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop (Worker.cs:259 with a standby: the serial
+    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop (Worker.cs:274 with a standby: the serial
     // turns even) or keeps the worker busy for good. Local 1: children pushed.
     private void RunRunningTask(Execution x, int pc)
     {
@@ -721,7 +721,7 @@ internal sealed class WorkerPoolModel : Model
 
         if (_s.Standby)
         {
-            x.Where = "Worker.cs:259 Volatile.Write(ref _taskSerial, even) (the running task returns)";
+            x.Where = "Worker.cs:274 Volatile.Write(ref _taskSerial, even) (the running task returns)";
             x.Store(_workers[x.Thread].Serial, 0);
             x.SetGhost(_workers[x.Thread].InTask, 0);
         }
@@ -844,7 +844,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // WorkerPool.cs:144-157 WakeOne (local 2 = 1) and 170-183 WakeLender (local 2 = 0). Locals: 1 set, 3 i.
+    // WorkerPool.cs:163-176 WakeOne (local 2 = 1) and 170-183 WakeLender (local 2 = 0). Locals: 1 set, 3 i.
     private void RunWakeScan(Execution x, int pc)
     {
         switch (pc)
@@ -856,7 +856,7 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "WorkerPool.cs:152/178 worker.IsParked";
+                x.Where = "WorkerPool.cs:171/197 worker.IsParked";
                 if (x.Load(_workers[x[3]].State) != Sleeping)
                 {
                     x[3]++;
@@ -867,8 +867,8 @@ internal sealed class WorkerPoolModel : Model
                 return;
             case 1:
                 x.Where = x[2] != 0
-                    ? "WorkerPool.cs:152 ReferenceEquals(worker.Queues, queues)"
-                    : "WorkerPool.cs:178 !ReferenceEquals(worker.Queues, queues)";
+                    ? "WorkerPool.cs:171 ReferenceEquals(worker.Queues, queues)"
+                    : "WorkerPool.cs:197 !ReferenceEquals(worker.Queues, queues)";
                 int queues = x.Load(_workers[x[3]].Queues);
                 if ((queues == x[1]) != (x[2] != 0))
                 {
@@ -880,7 +880,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "WorkerPool.cs:152/178 worker.TryWake()";
+                x.Where = "WorkerPool.cs:171/197 worker.TryWake()";
                 x.Call(TryWake, returnPc: 3, x[3]);
                 return;
             default:
@@ -960,7 +960,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:281-308. Locals: 1 queues, 2 next thread to interrupt (process-wide barrier), 3 order.
+    // Worker.cs:296-323. Locals: 1 queues, 2 next thread to interrupt (process-wide barrier), 3 order.
     private void RunPark(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
@@ -968,7 +968,7 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:287 Volatile.Write(ref _state, Sleeping)";
+                x.Where = "Worker.cs:302 Volatile.Write(ref _state, Sleeping)";
                 x.Store(me.State, Sleeping);
                 x.Pc = 1;
                 return;
@@ -1002,43 +1002,43 @@ internal sealed class WorkerPoolModel : Model
             case 4:
                 if ((_mutation & PoolMutation.OmitParkHomeRecheck) == 0)
                 {
-                    x.Where = "Worker.cs:289 order = _cpu.Order (Volatile.Read)";
+                    x.Where = "Worker.cs:304 order = _cpu.Order (Volatile.Read)";
                     x[3] = LoadOrder(x, cpu);
                 }
 
                 x.Pc = 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:290 if (!queues.LooksEmpty()";
+                x.Where = "Worker.cs:305 if (!queues.LooksEmpty()";
                 x.Call(LooksEmpty, returnPc: 6, x[1]);
                 return;
             case 6:
                 x.Pc = x[0] == 0 ? 10 : 7;
                 return;
             case 7:
-                x.Where = "Worker.cs:290 || _pool.StopRequested";
+                x.Where = "Worker.cs:305 || _pool.StopRequested";
                 x.Pc = x.Load(_stop) != 0 ? 10 : (_mutation & PoolMutation.OmitParkHomeRecheck) != 0 ? 9 : 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:290 || !ReferenceEquals(order.Home, queues)";
+                x.Where = "Worker.cs:305 || !ReferenceEquals(order.Home, queues)";
                 if (_orderHome[x[3]] != x[1])
                 {
                     x.Pc = 10;
                     return;
                 }
 
-                x.Where = "Worker.cs:290 || order.IsPending (Volatile.Read(ref _onArrival))";
+                x.Where = "Worker.cs:305 || order.IsPending (Volatile.Read(ref _onArrival))";
                 x.Pc = LoadPending(x, x[3]) != 0 ? 10 : 9;
                 return;
             case 9:
-                x.Where = "Worker.cs:290 || !IsServer (Volatile.Read(ref _cpu._server)))";
+                x.Where = "Worker.cs:305 || !IsServer (Volatile.Read(ref _cpu._server)))";
                 x.Pc = LoadServer(x, cpu) != x.Thread ? 10 : ParkBlockWait;
                 return;
             case 10:
-                x.Where = "Worker.cs:293 if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
+                x.Where = "Worker.cs:308 if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
                 if (x.CompareExchange(me.State, Awake, Sleeping) == Sleeping)
                 {
-                    x.Where = "Worker.cs:295-296 queues.RetractSleeper(); return";
+                    x.Where = "Worker.cs:310-311 queues.RetractSleeper(); return";
                     x.Call(RetractSleeper, returnPc: 13, x[1]);
                     return;
                 }
@@ -1046,16 +1046,16 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = ParkConsumeWait;
                 return;
             case ParkConsumeWait:
-                x.Where = "Worker.cs:300 _wake.Wait() (consume the claiming waker's release)";
+                x.Where = "Worker.cs:315 _wake.Wait() (consume the claiming waker's release)";
                 x.Wait(me.Semaphore);
                 x.Return();
                 return;
             case ParkBlockWait:
-                x.Where = "Worker.cs:304-305 queues.CountPark(Index); _wake.Wait()";
+                x.Where = "Worker.cs:319-320 queues.CountPark(Index); _wake.Wait()";
                 x.Wait(me.Semaphore);
                 if (!x.IsBlocked && x.Peek(me.State) != Awake)
                 {
-                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:307): woken while still Sleeping");
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:322): woken while still Sleeping");
                 }
 
                 x.Return();
@@ -1468,7 +1468,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:266-279. Locals: 1 queues, 2 home, 3 round.
+    // Worker.cs:281-294. Locals: 1 queues, 2 home, 3 round.
     private void RunSpin(Execution x, int pc)
     {
         int cpu = CpuOf(x.Thread);
@@ -1481,12 +1481,12 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:269 round < SpinRounds && !_pool.StopRequested";
+                x.Where = "Worker.cs:284 round < SpinRounds && !_pool.StopRequested";
                 x.Load(_stop);
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:269 && ReferenceEquals(Home, home) (_cpu.Order.Home)";
+                x.Where = "Worker.cs:284 && ReferenceEquals(Home, home) (_cpu.Order.Home)";
                 if (_orderHome[LoadOrder(x, cpu)] != x[2])
                 {
                     x.Return(0);
@@ -1496,7 +1496,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:269 && IsServer";
+                x.Where = "Worker.cs:284 && IsServer";
                 if (LoadServer(x, cpu) != x.Thread)
                 {
                     x.Return(0);
@@ -1506,7 +1506,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:272 queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.cs:287 queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 3, x[1]);
                 return;
             default:
@@ -1661,7 +1661,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:316-356, StandBy (retire, park as the standby, watch). Returns 1 once this worker is the server.
+    // Worker.cs:331-371, StandBy (retire, park as the standby, watch). Returns 1 once this worker is the server.
     // Local 1: order.
     private void RunStandBy(Execution x, int pc)
     {
@@ -1670,57 +1670,57 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:319 MoveTo(_pool.InitialSet)";
+                x.Where = "Worker.cs:334 MoveTo(_pool.InitialSet)";
                 x.SetGhost(me.TasksAsNonServer, 0);
                 x.Call(MoveTo, returnPc: 1, _idleSet);
                 return;
             case 1:
-                x.Where = "Worker.cs:325 Volatile.Write(ref _state, Standby)";
+                x.Where = "Worker.cs:340 Volatile.Write(ref _state, Standby)";
                 x.Store(me.State, Standby);
                 x.Pc = (_mutation & PoolMutation.OmitStandbyRecheck) != 0 ? 5 : 2;
                 return;
             case 2:
                 if ((_mutation & PoolMutation.OmitStandbyFence) == 0)
                 {
-                    x.Where = "Worker.cs:326 Interlocked.MemoryBarrier()";
+                    x.Where = "Worker.cs:341 Interlocked.MemoryBarrier()";
                     x.Fence();
                 }
 
                 x.Pc = 3;
                 return;
             case 3:
-                x.Where = "Worker.cs:327 if (_cpu.Order (Volatile.Read)";
+                x.Where = "Worker.cs:342 if (_cpu.Order (Volatile.Read)";
                 x[1] = LoadOrder(x, cpu);
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:327 .IsPending";
+                x.Where = "Worker.cs:342 .IsPending";
                 x.Pc = LoadPending(x, x[1]) != 0 ? 8 : 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:327 || _pool.StopRequested";
+                x.Where = "Worker.cs:342 || _pool.StopRequested";
                 x.Pc = x.Load(_stop) != 0 ? 8 : 6;
                 return;
             case 6:
-                x.Where = "Worker.cs:327 || IsServer)";
+                x.Where = "Worker.cs:342 || IsServer)";
                 x.Pc = LoadServer(x, cpu) == x.Thread ? 8 : StandByWait;
                 return;
             case 8:
-                x.Where = "Worker.cs:330 if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby) (cancel)";
+                x.Where = "Worker.cs:345 if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby) (cancel)";
                 x.Pc = x.CompareExchange(me.State, Awake, Standby) != Standby ? StandByWait : 10;
                 return;
             case StandByWait:
-                x.Where = "Worker.cs:332/337 _wake.Wait()";
+                x.Where = "Worker.cs:347/352 _wake.Wait()";
                 x.Wait(me.Semaphore);
                 if (!x.IsBlocked && x.Peek(me.State) != Awake)
                 {
-                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:340): a standby released while not claimed");
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:355): a standby released while not claimed");
                 }
 
                 x.Pc = 10;
                 return;
             case 10:
-                x.Where = "Worker.cs:341-344 if (IsServer) return true (made the server again by a swap back)";
+                x.Where = "Worker.cs:356-359 if (IsServer) return true (made the server again by a swap back)";
                 if (LoadServer(x, cpu) == x.Thread)
                 {
                     x.Return(1);
@@ -1730,7 +1730,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 11;
                 return;
             case 11:
-                x.Where = "Worker.cs:346 if (_pool.StopRequested) return false";
+                x.Where = "Worker.cs:361 if (_pool.StopRequested) return false";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -1739,7 +1739,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 12;
                 return;
             case 12:
-                x.Where = "Worker.cs:351 if (WatchMove())";
+                x.Where = "Worker.cs:366 if (WatchMove())";
                 x.Call(WatchMove, returnPc: 13);
                 return;
             default:
@@ -1754,14 +1754,14 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:363-409, WatchMove. Returns 1 when this worker took the CPU over. Locals: 1 order, 2 server.
+    // Worker.cs:378-424, WatchMove. Returns 1 when this worker took the CPU over. Locals: 1 order, 2 server.
     private void RunWatchMove(Execution x, int pc)
     {
         int cpu = CpuOf(x.Thread);
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:365 while (!_pool.StopRequested)";
+                x.Where = "Worker.cs:380 while (!_pool.StopRequested)";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -1770,12 +1770,12 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:367 order = _cpu.Order (Volatile.Read)";
+                x.Where = "Worker.cs:382 order = _cpu.Order (Volatile.Read)";
                 x[1] = LoadOrder(x, cpu);
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:368-371 if (!order.IsPending) return false";
+                x.Where = "Worker.cs:383-386 if (!order.IsPending) return false";
                 if (LoadPending(x, x[1]) == 0)
                 {
                     x.Return(0);
@@ -1785,20 +1785,20 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 3;
                 return;
             case 3:
-                x.Where = "Worker.cs:373 server = _cpu.Server (Volatile.Read)";
+                x.Where = "Worker.cs:388 server = _cpu.Server (Volatile.Read)";
                 x[2] = LoadServer(x, cpu);
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:374-376 serial = Volatile.Read(ref server._taskSerial); if ((serial & 1) != 0)";
+                x.Where = "Worker.cs:389-391 serial = Volatile.Read(ref server._taskSerial); if ((serial & 1) != 0)";
                 x.Pc = (x.Load(_workers[x[2]].Serial) & 1) != 0 ? 5 : 9;
                 return;
             case 5:
-                x.Where = "Worker.cs:378 if (ReferenceEquals(server.Queues, order.Home))";
+                x.Where = "Worker.cs:393 if (ReferenceEquals(server.Queues, order.Home))";
                 x.Pc = x.Load(_workers[x[2]].Queues) == _orderHome[x[1]] ? 6 : 7;
                 return;
             case 6:
-                x.Where = "Worker.cs:381-382 order.Arrive(); return false (a move back: the CPU serves the home already)";
+                x.Where = "Worker.cs:396-397 order.Arrive(); return false (a move back: the CPU serves the home already)";
                 Arrive(x, x[1]);
                 x.Pc = 12;
                 return;
@@ -1806,7 +1806,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Return(0);
                 return;
             case 7:
-                x.Where = "Worker.cs:385-386 if (now - server._taskStartedAt >= HandoverThreshold)";
+                x.Where = "Worker.cs:400-401 if (now - server._taskStartedAt >= HandoverThreshold)";
                 x.Pc = x.Choose("the server's task has run for the handover threshold") ? 8 : 9;
                 return;
             case 8:
@@ -1818,11 +1818,11 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:388, CpuSlot.cs:536 TryTakeOver: Interlocked.CompareExchange(ref _server, standby, server) != server";
+                x.Where = "Worker.cs:403, CpuSlot.cs:536 TryTakeOver: Interlocked.CompareExchange(ref _server, standby, server) != server";
                 x.Pc = x.CompareExchange(_cpuCells[cpu].Server, x.Thread, x[2]) == x[2] ? 10 : 0;
                 return;
             case 9:
-                x.Where = "Worker.cs:399-405 Thread.Sleep(rest of the threshold); look again";
+                x.Where = "Worker.cs:414-420 Thread.Sleep(rest of the threshold); look again";
                 x.Pc = 0;
                 return;
             case 10:
@@ -1832,11 +1832,11 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:392 server.TryWake() (the old server may have parked in its set)";
+                x.Where = "Worker.cs:407 server.TryWake() (the old server may have parked in its set)";
                 x.Call(TryWake, returnPc: 11, x[2]);
                 return;
             default:
-                x.Where = "Worker.cs:393 return true";
+                x.Where = "Worker.cs:408 return true";
                 x.Return(1);
                 return;
         }
