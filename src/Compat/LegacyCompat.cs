@@ -68,6 +68,12 @@ internal static class DivConLegacyCompat
         public static double operator /(TimeSpan dividend, TimeSpan divisor) => (double)dividend.Ticks / divisor.Ticks;
     }
 
+    extension(DateTimeOffset)
+    {
+        /// <summary>1970-01-01T00:00:00Z.</summary>
+        public static DateTimeOffset UnixEpoch => new(1970, 1, 1, 0, 0, 0, TimeSpan.Zero);
+    }
+
     extension(Interlocked)
     {
         /// <summary>
