@@ -37,7 +37,7 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// thread-safe: one caller (the rebalancer) at a time.
 /// </para>
 /// </remarks>
-public sealed class StarvationGuard
+internal sealed class StarvationGuard
 {
     /// <summary>The policy name of explicit allocations, which the guard leaves alone.</summary>
     public const string ExplicitPolicyName = "override";
