@@ -70,7 +70,8 @@ public static class ProgramCatalog
     public static bool TryFind(string? name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out ProgramDescriptor? descriptor)
     {
         descriptor = null;
-        if (string.IsNullOrWhiteSpace(name))
+        // The null test is explicit: netstandard2.0's IsNullOrWhiteSpace carries no nullability annotation.
+        if (name is null || string.IsNullOrWhiteSpace(name))
         {
             return false;
         }

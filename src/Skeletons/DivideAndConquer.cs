@@ -35,6 +35,8 @@ public static class DivideAndConquer
     /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters; both are new since the 0.1.0 baseline, which was never published.")]
     public static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, IReadOnlyList<TProblem>> split,
@@ -61,6 +63,8 @@ public static class DivideAndConquer
     /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters; both are new since the 0.1.0 baseline, which was never published.")]
     public static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, IReadOnlyList<TProblem>> split,

@@ -284,7 +284,7 @@ public abstract class DivideAndConquer<TProblem, TResult>
         {
             const System.Reflection.BindingFlags Flags = System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic;
             var self = typeof(DivideAndConquer<TProblem, TResult>);
-            bool Overrides(string name, params Type[] parameters) => type.GetMethod(name, Flags, parameters)?.DeclaringType != self;
+            bool Overrides(string name, params Type[] parameters) => type.GetMethod(name, Flags, binder: null, parameters, modifiers: null)?.DeclaringType != self;
 
             bool asyncSplit = Overrides(nameof(SplitAsync), typeof(TProblem), typeof(int), typeof(CancellationToken));
             bool asyncMerge = Overrides(nameof(MergeAsync), typeof(TProblem), typeof(IReadOnlyList<TResult>), typeof(int), typeof(CancellationToken));

@@ -15,8 +15,14 @@ namespace DivCon.Skeletons;
 /// node that runs as a task and per subtree that runs inline, never per inline node. With an observer, every phase
 /// of every node is timed and reported, inline nodes included (which makes inline subtrees slower to run and to
 /// measure, so an observed run may choose more tasks than an unobserved one).
-/// Node identities (see <see cref="ReportsNodes"/>) are numbered only for an observer that asks for them, so
+/// Node identities (see <c>ReportsNodes</c>) are numbered only for an observer that asks for them, so
 /// observers that do not pay nothing for them.
+/// </para>
+/// <para>
+/// <c>OnNodesRun</c>, <c>ReportsNodes</c> and <c>OnNodePhase</c> are default interface members, which
+/// netstandard2.0 (.NET Framework, Mono) cannot declare: the netstandard2.0 build of this interface has only
+/// <see cref="OnPhase"/>, and there only the library's own observers (<see cref="PhaseAggregator"/>,
+/// <see cref="Tracing.TaskTreeRecorder"/>) receive node counts and node identities.
 /// </para>
 /// </remarks>
 public interface IDivideAndConquerObserver
@@ -30,6 +36,10 @@ public interface IDivideAndConquerObserver
     /// from the call until its <see cref="ValueTask{TResult}"/> completed.
     /// </param>
     void OnPhase(DivideAndConquerPhase phase, int depth, long elapsedTicks);
+
+#if NETCOREAPP
+    // Default interface members need runtime support that netstandard2.0 lacks: that build declares only OnPhase
+    // (see Engines/OptionalObserverMembers.cs for how the engines reach these members there).
 
     /// <summary>
     /// Reports, once per run just before its task completes, how many nodes (problems: internal nodes and leaves)
@@ -61,4 +71,5 @@ public interface IDivideAndConquerObserver
     void OnNodePhase(in NodePhaseEvent phaseEvent)
     {
     }
+#endif
 }

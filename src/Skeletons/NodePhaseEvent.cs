@@ -2,7 +2,7 @@ namespace DivCon.Skeletons;
 
 /// <summary>
 /// One finished phase of one node of a run, with the node's identity: what
-/// <see cref="IDivideAndConquerObserver.OnNodePhase"/> receives.
+/// <c>IDivideAndConquerObserver.OnNodePhase</c> receives.
 /// </summary>
 /// <param name="NodeId">
 /// The node's number within its run: 0 for the root, then increasing in the order nodes were created. A parent is
@@ -16,8 +16,8 @@ namespace DivCon.Skeletons;
 /// <param name="ElapsedTicks">How long the phase took, in <see cref="System.Diagnostics.Stopwatch"/> ticks.</param>
 /// <param name="ThreadId">The managed thread id of the thread that finished the phase.</param>
 /// <param name="ProcessorId">
-/// The CPU that thread was on when the phase finished (<see cref="Thread.GetCurrentProcessorId"/>, a hint the OS may
-/// make stale at once); -1 when the platform does not say.
+/// The CPU that thread was on when the phase finished (<c>Thread.GetCurrentProcessorId()</c>, a hint the OS may
+/// make stale at once); -1 when the platform does not say (always on the netstandard2.0 build).
 /// </param>
 public readonly record struct NodePhaseEvent(
     int NodeId,

@@ -23,6 +23,9 @@ namespace DivCon.Skeletons;
 /// </code>
 /// </example>
 public sealed class PhaseAggregator : IDivideAndConquerObserver
+#if !NETCOREAPP
+    , Engines.ILegacyOptionalObserver
+#endif
 {
     /// <summary>The number of depths (0 .. this value - 1) whose counters live in a preallocated array.</summary>
     public const int PreallocatedDepths = 64;
@@ -253,4 +256,13 @@ public sealed class PhaseAggregator : IDivideAndConquerObserver
             Interlocked.Exchange(ref Ticks, 0);
         }
     }
+
+#if !NETCOREAPP
+    // netstandard2.0: the defaults that .NET's interface supplies (see Engines/OptionalObserverMembers.cs).
+    bool Engines.ILegacyOptionalObserver.ReportsNodes => false;
+
+    void Engines.ILegacyOptionalObserver.OnNodePhase(in NodePhaseEvent phaseEvent)
+    {
+    }
+#endif
 }

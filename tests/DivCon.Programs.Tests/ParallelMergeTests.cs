@@ -37,8 +37,8 @@ public sealed class ParallelMergeTests
         var filled = await ParallelMerge.Shared.RunAsync(problem, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler }).Bounded();
 
         Assert.Equal(new IndexRange(offset, offset + source.Length), filled);
-        Assert.Equal(source.Order(), destination[offset..]);
-        Assert.Equal([0, 0, 0], destination[..offset]);
+        Assert.Equal(source.Order(), destination.Skip(offset));
+        Assert.Equal([0, 0, 0], destination.Take(offset));
     }
 
     [Fact]
@@ -50,8 +50,8 @@ public sealed class ParallelMergeTests
         Assert.Equal(problem.Length, first.Length + second.Length);
         Assert.InRange(first.Length, 1, problem.Length - 1);
         Assert.Equal(first.Length, second.DestinationStart);
-        int firstMax = source[first.Left.Start..first.Left.End].Concat(source[first.Right.Start..first.Right.End]).Max();
-        int secondMin = source[second.Left.Start..second.Left.End].Concat(source[second.Right.Start..second.Right.End]).Min();
+        int firstMax = source.Skip(first.Left.Start).Take(first.Left.End - first.Left.Start).Concat(source.Skip(first.Right.Start).Take(first.Right.End - first.Right.Start)).Max();
+        int secondMin = source.Skip(second.Left.Start).Take(second.Left.End - second.Left.Start).Concat(source.Skip(second.Right.Start).Take(second.Right.End - second.Right.Start)).Min();
         Assert.True(firstMax <= secondMin);
     }
 

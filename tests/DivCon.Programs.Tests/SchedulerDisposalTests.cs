@@ -118,7 +118,7 @@ public sealed class SchedulerDisposalTests
     {
         var p = DivideAndConquer.CreateAsync<int, int>(
             (x, d) => d < 2,
-            (x, d, ct) => ValueTask.FromResult<IReadOnlyList<int>>([x, x]),
+            (x, d, ct) => new ValueTask<IReadOnlyList<int>>([x, x]),
             (x, d) => x,
             async (r, d, ct) =>
             {

@@ -121,8 +121,8 @@ public sealed class SortTests
         var source = Enumerable.Range(0, 1000).Select(_ => random.Next(50)).ToArray();
         var copy = new int[source.Length];
         int less = SortKernels.PartitionCopy(source, copy, 25);
-        Assert.All(copy[..less], v => Assert.True(v < 25));
-        Assert.All(copy[less..], v => Assert.True(v >= 25));
+        Assert.All(copy.Take(less), v => Assert.True(v < 25));
+        Assert.All(copy.Skip(less), v => Assert.True(v >= 25));
         Assert.Equal(source.Order(), copy.Order());
 
         var inPlace = (int[])source.Clone();

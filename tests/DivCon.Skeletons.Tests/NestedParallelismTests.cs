@@ -26,7 +26,7 @@ public sealed class NestedParallelismTests
 
         var mergesort = DivideAndConquer.CreateAsync<int[], int[]>(
             shouldSplit: (items, depth) => items.Length > 1024,
-            splitAsync: (items, depth, token) => new ValueTask<IReadOnlyList<int[]>>([items[..(items.Length / 2)], items[(items.Length / 2)..]]),
+            splitAsync: (items, depth, token) => new ValueTask<IReadOnlyList<int[]>>([items.AsSpan(0, items.Length / 2).ToArray(), items.AsSpan(items.Length / 2).ToArray()]),
             execute: (items, depth) => Workloads.SequentialSort(items),
             mergeAsync: async (halves, depth, token) =>
             {

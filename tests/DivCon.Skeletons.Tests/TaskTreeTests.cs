@@ -41,7 +41,7 @@ public sealed class TaskTreeTests
     public async Task Observers_that_do_not_report_nodes_are_called_as_before()
     {
         var phases = new PhaseAggregator();
-        Assert.False(((IDivideAndConquerObserver)phases).ReportsNodes);
+        Assert.False(DivCon.Skeletons.Engines.OptionalObserverMembers.ReportsNodes(phases));
         await NonBlockingTests.CompleteBinaryTree(static () => { })
             .RunAsync(new IndexRange(0, 8), DivideAndConquerOptions.Default with { Observer = phases }).Bounded();
         Assert.Equal(8, phases.TotalCount(DivideAndConquerPhase.Execute));
@@ -89,12 +89,30 @@ public sealed class TaskTreeTests
     }
 
     [Fact]
+    public void Compressed_body_is_one_standard_zlib_stream_on_every_target()
+    {
+        // RFC 1950 framing around the plain body: what lets a file written by the netstandard2.0 build (a polyfilled
+        // ZLibStream over DeflateStream) read on .NET 10 and the other way round.
+        var tree = Irregular();
+        byte[] plain = Bytes(tree, compress: false);
+        byte[] packed = Bytes(tree, compress: true);
+
+        Assert.Equal(plain.AsSpan(0, 5).ToArray(), packed.AsSpan(0, 5).ToArray()); // magic and version
+        Assert.Equal(1, packed[5]); // the compressed flag
+        Assert.Equal(8, packed[6] & 0x0F); // CM: deflate
+        Assert.Equal(0, ((packed[6] << 8) | packed[7]) % 31); // FCHECK
+        Assert.Equal(0, packed[7] & 0x20); // no preset dictionary
+        uint trailer = ((uint)packed[^4] << 24) | ((uint)packed[^3] << 16) | ((uint)packed[^2] << 8) | packed[^1];
+        Assert.Equal(Adler32(plain.AsSpan(6)), trailer);
+    }
+
+    [Fact]
     public void Truncated_file_is_reported_as_truncated()
     {
         byte[] bytes = Bytes(Irregular(), compress: false);
         foreach (int cut in new[] { 6, 10, bytes.Length / 2, bytes.Length - 1 })
         {
-            using var stream = new MemoryStream(bytes[..cut]);
+            using var stream = new MemoryStream(bytes, 0, cut);
             var error = Assert.Throws<TaskTreeFormatException>(() => TaskTreeFile.Read(stream, "t.dctree"));
             Assert.Contains("'t.dctree' is truncated", error.Message, StringComparison.Ordinal);
         }
@@ -104,7 +122,7 @@ public sealed class TaskTreeTests
     public void Truncated_compressed_file_is_rejected()
     {
         byte[] bytes = Bytes(Irregular(), compress: true);
-        using var stream = new MemoryStream(bytes[..(bytes.Length / 2)]);
+        using var stream = new MemoryStream(bytes, 0, bytes.Length / 2);
         var error = Assert.Throws<TaskTreeFormatException>(() => TaskTreeFile.Read(stream, "t.dctree"));
         Assert.Contains("'t.dctree' is", error.Message, StringComparison.Ordinal);
     }
@@ -173,6 +191,19 @@ public sealed class TaskTreeTests
         using var stream = new MemoryStream();
         TaskTreeFile.Write(stream, tree, compress);
         return stream.ToArray();
+    }
+
+    private static uint Adler32(ReadOnlySpan<byte> data)
+    {
+        uint a = 1;
+        uint b = 0;
+        foreach (byte x in data)
+        {
+            a = (a + x) % 65521;
+            b = (b + a) % 65521;
+        }
+
+        return (b << 16) | a;
     }
 
     private static string ReadError(byte[] bytes)

@@ -1,4 +1,6 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace DivCon.Programs.Matrices;
 
@@ -13,7 +15,7 @@ internal static class MatrixKernels
         {
             for (; i + Vector<int>.Count <= destination.Length; i += Vector<int>.Count)
             {
-                (new Vector<int>(x[i..]) + new Vector<int>(y[i..])).CopyTo(destination[i..]);
+                Store(Load(x[i..]) + Load(y[i..]), destination[i..]);
             }
         }
 
@@ -31,7 +33,7 @@ internal static class MatrixKernels
         {
             for (; i + Vector<int>.Count <= destination.Length; i += Vector<int>.Count)
             {
-                (new Vector<int>(x[i..]) - new Vector<int>(y[i..])).CopyTo(destination[i..]);
+                Store(Load(x[i..]) - Load(y[i..]), destination[i..]);
             }
         }
 
@@ -60,7 +62,7 @@ internal static class MatrixKernels
                     var factor = new Vector<int>(aik);
                     for (; j + Vector<int>.Count <= n; j += Vector<int>.Count)
                     {
-                        (new Vector<int>(cRow[j..]) + (factor * new Vector<int>(bRow[j..]))).CopyTo(cRow[j..]);
+                        Store(Load(cRow[j..]) + (factor * Load(bRow[j..])), cRow[j..]);
                     }
                 }
 
@@ -70,5 +72,25 @@ internal static class MatrixKernels
                 }
             }
         }
+    }
+
+    // The span constructor and span CopyTo of Vector<T> exist on .NET only; netstandard2.0 reads and writes the
+    // same bytes through MemoryMarshal (System.Memory). Both inline to one vector load or store.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector<int> Load(ReadOnlySpan<int> source) =>
+#if NETCOREAPP
+        new(source);
+#else
+        MemoryMarshal.Read<Vector<int>>(MemoryMarshal.AsBytes(source));
+#endif
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store(Vector<int> value, Span<int> destination)
+    {
+#if NETCOREAPP
+        value.CopyTo(destination);
+#else
+        MemoryMarshal.Write(MemoryMarshal.AsBytes(destination), ref value);
+#endif
     }
 }

@@ -12,7 +12,7 @@ namespace DivCon.Programs.Matrices;
 public sealed class SquareMatrix
 {
     /// <summary>Creates a zero matrix of order <paramref name="order"/>.</summary>
-    /// <param name="order">Rows (= columns), at least 0, with order^2 at most <see cref="Array.MaxLength"/>.</param>
+    /// <param name="order">Rows (= columns), at least 0, with order^2 at most <c>Array.MaxLength</c>.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="order"/> is out of range.</exception>
     public SquareMatrix(int order)
     {

@@ -18,7 +18,7 @@ public sealed class SumOfSquaresProgram : BenchmarkProgram<IndexRange, long>
     private long? _reference;
 
     /// <summary>Builds the input: <paramref name="size"/> integers from <paramref name="seed"/>.</summary>
-    /// <param name="size">The number of integers, 1 to <see cref="Array.MaxLength"/>.</param>
+    /// <param name="size">The number of integers, 1 to <c>Array.MaxLength</c>.</param>
     /// <param name="seed">The seed.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>
     public SumOfSquaresProgram(long size, int seed)

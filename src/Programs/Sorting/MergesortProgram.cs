@@ -18,7 +18,7 @@ public sealed class MergesortProgram : SortProgram<IndexRange>
     private readonly Mergesort _skeleton;
 
     /// <summary>Builds <paramref name="size"/> random non-negative integers from <paramref name="seed"/>.</summary>
-    /// <param name="size">The number of elements, 1 to <see cref="Array.MaxLength"/>.</param>
+    /// <param name="size">The number of elements, 1 to <c>Array.MaxLength</c>.</param>
     /// <param name="seed">The seed.</param>
     /// <param name="parallelMerge">Whether merges are parallel (<see cref="ParallelMergesort"/>).</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>

@@ -8,7 +8,7 @@ public sealed class QuicksortProgram : SortProgram<QuicksortProblem>
     private readonly Quicksort _skeleton;
 
     /// <summary>Builds <paramref name="size"/> random non-negative integers from <paramref name="seed"/>.</summary>
-    /// <param name="size">The number of elements, 1 to <see cref="Array.MaxLength"/>.</param>
+    /// <param name="size">The number of elements, 1 to <c>Array.MaxLength</c>.</param>
     /// <param name="seed">The seed.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>
     public QuicksortProgram(long size, int seed)

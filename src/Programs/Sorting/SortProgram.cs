@@ -24,7 +24,7 @@ public abstract class SortProgram<TProblem> : BenchmarkProgram<TProblem, IndexRa
 
     /// <summary>Builds <paramref name="size"/> random non-negative integers from <paramref name="seed"/>.</summary>
     /// <param name="name">The catalog name.</param>
-    /// <param name="size">The number of elements, 1 to <see cref="Array.MaxLength"/>.</param>
+    /// <param name="size">The number of elements, 1 to <c>Array.MaxLength</c>.</param>
     /// <param name="seed">The seed.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>
     private protected SortProgram(string name, long size, int seed)

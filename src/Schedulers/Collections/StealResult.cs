@@ -1,7 +1,7 @@
 namespace DivCon.Schedulers.Collections;
 
 /// <summary>The outcome of one <see cref="WorkStealingDeque{T}.TrySteal"/> attempt.</summary>
-public enum StealResult
+internal enum StealResult
 {
     /// <summary>The deque looked empty; nothing was taken.</summary>
     Empty,

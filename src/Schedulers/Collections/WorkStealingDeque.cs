@@ -44,7 +44,7 @@ namespace DivCon.Schedulers.Collections;
 /// </example>
 /// </remarks>
 /// <typeparam name="T">The item type; <see langword="null"/> is not a valid item.</typeparam>
-public sealed class WorkStealingDeque<T>
+internal sealed class WorkStealingDeque<T>
     where T : class
 {
     /// <summary>The capacity used when none is given.</summary>

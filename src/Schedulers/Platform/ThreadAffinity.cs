@@ -71,7 +71,7 @@ public static partial class ThreadAffinity
         if (OperatingSystem.IsWindows())
         {
             using var process = Process.GetCurrentProcess();
-            long mask = process.ProcessorAffinity;
+            long mask = (long)process.ProcessorAffinity;
             return new ReadOnlyCollection<int>(Enumerable.Range(0, 64).Where(i => (mask & (1L << i)) != 0).ToArray());
         }
 

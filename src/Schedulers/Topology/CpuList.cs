@@ -14,7 +14,8 @@ public static class CpuList
     {
         ArgumentNullException.ThrowIfNull(text);
         var cpus = new SortedSet<int>();
-        foreach (string rawPart in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        // Trim, then drop empty parts (StringSplitOptions.TrimEntries is .NET 5+).
+        foreach (string rawPart in text.Split(',').Select(part => part.Trim()).Where(part => part.Length > 0))
         {
             int dash = rawPart.IndexOf('-', StringComparison.Ordinal);
             if (dash < 0)
@@ -57,7 +58,7 @@ public static class CpuList
 
             parts.Add(i == j
                 ? ids[i].ToString(CultureInfo.InvariantCulture)
-                : string.Create(CultureInfo.InvariantCulture, $"{ids[i]}-{ids[j]}"));
+                : FormattableString.Invariant($"{ids[i]}-{ids[j]}"));
             i = j + 1;
         }
 

@@ -160,6 +160,11 @@ internal sealed partial class WorkQueueSet
         // No fence here (the hot path): the store-load ordering between our push and our read of the sleeper
         // count is supplied by the sleeper, whose process-wide barrier (AnnounceSleeper) serialises this CPU too.
         // The volatile store of bottom and the volatile read below are not reordered by the compiler.
+#if !NETCOREAPP
+        // netstandard2.0 / .NET Framework / Mono have no process-wide barrier: there the sleeper's barrier is a plain
+        // full fence, so the producer pays its own half of the Dekker pair here.
+        Interlocked.MemoryBarrier();
+#endif
         WakeIfSleepers();
     }
 
@@ -201,6 +206,10 @@ internal sealed partial class WorkQueueSet
         WorkerSlotCounters.Bump(ref counters.TasksFinished);
         // Volatile read, no fence on this hot path: a closer pairs its Close with a process-wide barrier before it
         // reads the counters (CheckDrained), so either it sees our TasksFinished or we see the closed flag.
+#if !NETCOREAPP
+        // No process-wide barrier on netstandard2.0 (the closer's is a plain full fence): pay our half here.
+        Interlocked.MemoryBarrier();
+#endif
         if (Volatile.Read(ref _closed) != 0)
         {
             // Full fence (draining only): our TasksFinished store is visible before we read the in-flight count and

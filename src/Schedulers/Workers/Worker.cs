@@ -29,7 +29,7 @@ namespace DivCon.Schedulers.Workers;
 /// </remarks>
 internal sealed class Worker : IDisposable
 {
-    /// <summary>Spin rounds (each one <see cref="SpinWait.SpinOnce(int)"/> plus a scan) before parking.</summary>
+    /// <summary>Spin rounds (each one <c>SpinWait.SpinOnce</c> plus a scan) before parking.</summary>
     internal const int SpinRounds = 24;
 
     private const int Awake = 0;
@@ -283,7 +283,11 @@ internal sealed class Worker : IDisposable
         var spinner = default(SpinWait);
         for (int round = 0; round < SpinRounds && !_pool.StopRequested && ReferenceEquals(Home, home) && IsServer; round++)
         {
+#if NETCOREAPP
             spinner.SpinOnce(sleep1Threshold: -1);
+#else
+            spinner.SpinOnce(); // no sleep1Threshold before .NET Core 3.0: may yield with Sleep(1) late in the spin.
+#endif
             if (queues.TryTake(Index, ref _random) is { } task)
             {
                 return task;

@@ -574,7 +574,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
             // Unregister, not Dispose: Dispose would wait for a callback running on another thread, which is harmless
             // here (it loses the claim) and must not block the thread completing the program's task.
+#if NETCOREAPP
             _registration.Unregister();
+#else
+            // netstandard2.0 has no Unregister. Dispose waits only for a cancellation callback already running on
+            // another thread, and that callback does a bounded amount of work (a probe queued on the scheduler, then
+            // it loses the claim to us), so the wait is short and cannot deadlock.
+            _registration.Dispose();
+#endif
             var run = _node._run;
             try
             {

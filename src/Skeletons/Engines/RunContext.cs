@@ -35,7 +35,7 @@ internal sealed class RunContext<TProblem, TResult>
         Program = program;
         Scheduler = options.Scheduler;
         Observer = options.Observer;
-        ReportsNodes = options.Observer?.ReportsNodes == true;
+        ReportsNodes = options.Observer is { } observer && OptionalObserverMembers.ReportsNodes(observer);
         MaxDepth = options.MaxDepth ?? int.MaxValue;
         RecursionLimit = options.RecursionLimit;
         Granularity = granularity;
@@ -146,7 +146,7 @@ internal sealed class RunContext<TProblem, TResult>
             observer.OnPhase(phase, depth, elapsed);
             if (ReportsNodes)
             {
-                observer.OnNodePhase(new NodePhaseEvent(
+                OptionalObserverMembers.OnNodePhase(observer, new NodePhaseEvent(
                     nodeId, parentId, indexInParent, depth, phase, startTimestamp, elapsed,
                     Environment.CurrentManagedThreadId, Thread.GetCurrentProcessorId()));
             }
@@ -227,7 +227,10 @@ internal sealed class RunContext<TProblem, TResult>
         try
         {
             // Volatile: counts added by other tasks before the tree quiesced (each add is interlocked).
-            Observer?.OnNodesRun(Volatile.Read(ref _taskNodes), Volatile.Read(ref _inlineNodes));
+            if (Observer is { } observer)
+            {
+                OptionalObserverMembers.OnNodesRun(observer, Volatile.Read(ref _taskNodes), Volatile.Read(ref _inlineNodes));
+            }
         }
         catch (Exception e)
         {

@@ -32,6 +32,8 @@ public static class TaskTreeFile
     /// <param name="path">The file.</param>
     /// <param name="tree">The tree.</param>
     /// <param name="compress">Deflate-compress the body (default true).</param>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The overloads differ in their required first parameter (a path or a stream), so a call never binds to the other one through the optional parameter.")]
     public static void Write(string path, TaskTree tree, bool compress = true)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
@@ -43,6 +45,8 @@ public static class TaskTreeFile
     /// <param name="stream">A writable stream.</param>
     /// <param name="tree">The tree.</param>
     /// <param name="compress">Deflate-compress the body.</param>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The overloads differ in their required first parameter (a path or a stream), so a call never binds to the other one through the optional parameter.")]
     public static void Write(Stream stream, TaskTree tree, bool compress = true)
     {
         ArgumentNullException.ThrowIfNull(stream);

@@ -22,6 +22,9 @@ namespace DivCon.Skeletons.Tracing;
 /// </code>
 /// </example>
 public sealed class TaskTreeRecorder : IDivideAndConquerObserver
+#if !NETCOREAPP
+    , Engines.ILegacyOptionalObserver
+#endif
 {
     private ConcurrentQueue<NodePhaseEvent> _events = new();
 
@@ -156,4 +159,11 @@ public sealed class TaskTreeRecorder : IDivideAndConquerObserver
 
     /// <summary>Stopwatch ticks to nanoseconds without overflow for any realistic duration.</summary>
     private static long ToNanoseconds(long ticks) => (long)(ticks * (1_000_000_000.0 / Stopwatch.Frequency));
+
+#if !NETCOREAPP
+    // netstandard2.0: the default that .NET's interface supplies (see Engines/OptionalObserverMembers.cs).
+    void Engines.ILegacyOptionalObserver.OnNodesRun(long taskNodes, long inlineNodes)
+    {
+    }
+#endif
 }

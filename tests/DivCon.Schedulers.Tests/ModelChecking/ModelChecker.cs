@@ -25,9 +25,9 @@ internal static class ModelChecker
         var x = new Execution(model, memoryModel);
         int[] initial = model.InitialState();
         int length = initial.Length;
-        var parents = new Dictionary<UInt128, (UInt128 Parent, int Choice)>();
+        var parents = new Dictionary<StateId, (StateId Parent, int Choice)>();
         var frontier = new Queue<(byte[] State, int Depth)>();
-        UInt128 root = Fingerprint(initial);
+        StateId root = Fingerprint(initial);
         parents[root] = (root, -1);
         frontier.Enqueue((Pack(initial), 0));
         long transitions = 0;
@@ -39,7 +39,7 @@ internal static class ModelChecker
         {
             (byte[] packed, int depth) = frontier.Dequeue();
             Unpack(packed, state);
-            UInt128 id = Fingerprint(state);
+            StateId id = Fingerprint(state);
             maxDepth = Math.Max(maxDepth, depth);
             bool moved = false;
             for (int choice = 0; choice < (model.MakesChoices ? 3 : 2) * threads; choice++)
@@ -60,7 +60,7 @@ internal static class ModelChecker
                         Replay(model, memoryModel, path, violation));
                 }
 
-                UInt128 nextId = Fingerprint(next);
+                StateId nextId = Fingerprint(next);
                 if (parents.TryAdd(nextId, (id, choice)))
                 {
                     x.Begin(next, 0);
@@ -151,7 +151,7 @@ internal static class ModelChecker
         }
     }
 
-    private static List<int> PathTo(Dictionary<UInt128, (UInt128 Parent, int Choice)> parents, UInt128 id)
+    private static List<int> PathTo(Dictionary<StateId, (StateId Parent, int Choice)> parents, StateId id)
     {
         var path = new List<int>();
         while (parents[id] is { Choice: >= 0 } link)
@@ -218,7 +218,7 @@ internal static class ModelChecker
 
     // Two independent 64-bit multiply-rotate hashes with a murmur finaliser: with n states the chance that two of
     // them share a fingerprint (and one is wrongly skipped) is about n^2 / 2^129, below 1e-26 for 10^6 states.
-    private static UInt128 Fingerprint(int[] state)
+    private static StateId Fingerprint(int[] state)
     {
         ulong a = 0x9E3779B97F4A7C15UL;
         ulong b = 0xC2B2AE3D27D4EB4FUL ^ (ulong)state.Length;
@@ -236,7 +236,7 @@ internal static class ModelChecker
             b = BitOperations.RotateLeft(b + (last * 0xC4CEB9FE1A85EC53UL), 31) * 0x94D049BB133111EBUL;
         }
 
-        return new UInt128(Mix(a), Mix(b ^ a));
+        return new StateId(Mix(a), Mix(b ^ a));
     }
 
     private static ulong Mix(ulong h)
@@ -249,6 +249,14 @@ internal static class ModelChecker
         return h;
     }
 }
+
+/// <summary>
+/// A state's 128-bit fingerprint. A pair of 64-bit words rather than <c>UInt128</c>, which .NET Framework (the Mono
+/// test build) lacks.
+/// </summary>
+/// <param name="Upper">The first hash.</param>
+/// <param name="Lower">The second hash.</param>
+internal readonly record struct StateId(ulong Upper, ulong Lower);
 
 /// <summary>A violated invariant and the interleaving that reaches it, one line per memory operation.</summary>
 /// <param name="Violation">The invariant and how it failed.</param>

@@ -40,7 +40,7 @@ namespace DivCon.Schedulers.Multiprogram.Placement;
 /// departures, first placement) at O(n x moved CPUs) cost.
 /// </para>
 /// </remarks>
-public sealed class CpuPlacement
+internal sealed class CpuPlacement
 {
     private const int Free = -1;
 

@@ -20,7 +20,7 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// time.
 /// </para>
 /// </remarks>
-public sealed class RebalanceDecider
+internal sealed class RebalanceDecider
 {
     private readonly CpuPlacement _placement;
     private readonly StarvationGuard _guard = new();

@@ -38,7 +38,7 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// thread-safe: one caller (the rebalancer) at a time.
 /// </para>
 /// </remarks>
-public sealed class StarvationGuard
+internal sealed class StarvationGuard
 {
     /// <summary>The factor by which a program's served-worker sum decays at each decision (0.95: half-life of about 14 decisions).</summary>
     public const double ServiceDecay = 0.95;
