@@ -173,7 +173,7 @@ public sealed class MechanismHandoverTests
         var scheduler = MechanismSchedulers.Unpinned(2);
         using var release = new ManualResetEventSlim();
         ProgramTaskScheduler a = scheduler.Register("a");
-        var stuck = a.Start(() => release.Wait(TestSchedulers.Timeout * 2));
+        var stuck = a.Start(() => release.Wait(TestSchedulers.Timeout + TestSchedulers.Timeout));
         Assert.True(SpinWait.SpinUntil(() => scheduler.Pool.Workers.Any(w => w.IsInTask), TestSchedulers.Timeout));
         ProgramTaskScheduler b = scheduler.Register("b");
         b.Start(() => { }).AssertCompletes();
@@ -238,7 +238,7 @@ public sealed class MechanismHandoverTests
         {
             started.Add(Worker.Current!.Cpu.Index);
             all.Signal();
-            release.Wait(TestSchedulers.Timeout * 2);
+            release.Wait(TestSchedulers.Timeout + TestSchedulers.Timeout);
         }))];
         Assert.True(all.Wait(TestSchedulers.Timeout), "The blocking tasks did not all start.");
         cpus = [.. started];
