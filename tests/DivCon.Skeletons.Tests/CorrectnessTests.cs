@@ -170,6 +170,8 @@ public sealed class CorrectnessTests
         long onTwo = await program.RunAsync(range, DivideAndConquerOptions.Default with { Scheduler = two }).Bounded();
 
         Assert.Equal(onOne, onTwo);
+        // The scheduler counts a task after it returns, which can be after the run's task completed: wait for it.
+        Assert.True(SpinWait.SpinUntil(() => one.IsIdle && two.IsIdle, TestTimeouts.Generous));
         Assert.Equal(22, one.ExecutedCount);
         Assert.Equal(22, two.ExecutedCount);
         Assert.Same(DivideAndConquerOptions.Default, program.Options);
@@ -183,6 +185,8 @@ public sealed class CorrectnessTests
         program.Granularity = Granularity.EveryNodeATask;
 
         await program.RunAsync(new IndexRange(0, 20)).Bounded();
+        // The scheduler counts a task after it returns, which can be after the run's task completed: wait for it.
+        Assert.True(SpinWait.SpinUntil(() => one.IsIdle, TestTimeouts.Generous));
         Assert.Equal(4, one.ExecutedCount); // root split, two leaves, merge
 
         program.Options = DivideAndConquerOptions.Default;

@@ -18,7 +18,16 @@ namespace DivCon.Skeletons.Engines;
 internal static class InlineSubtree<TProblem, TResult>
 {
     /// <summary>How often (in levels) the recursion checks that its thread has stack left.</summary>
+#if NETCOREAPP
     private const int StackCheckMask = 31;
+#else
+    private const int StackCheckMask = 31;
+
+    // netstandard2.0 runtimes (Mono in particular) may not detect a thread's stack end, so
+    // EnsureSufficientExecutionStack can return while the stack overflows: an inline recursion this deep fails the
+    // run with InsufficientExecutionStackException instead (far deeper than any balanced divide and conquer).
+    private const int LegacyInlineDepthLimit = 1000;
+#endif
 
     /// <summary>
     /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
@@ -51,6 +60,14 @@ internal static class InlineSubtree<TProblem, TResult>
             // Throws InsufficientExecutionStackException (which fails the run) instead of overflowing the stack.
             RuntimeHelpers.EnsureSufficientExecutionStack();
         }
+
+#if !NETCOREAPP
+        if (depth >= LegacyInlineDepthLimit)
+        {
+            throw new InsufficientExecutionStackException(
+                $"An inline recursion reached depth {depth}; on this target (netstandard2.0) inline subtrees stop at depth {LegacyInlineDepthLimit} instead of risking a stack overflow.");
+        }
+#endif
 
         if (depth >= run.RecursionLimit)
         {
