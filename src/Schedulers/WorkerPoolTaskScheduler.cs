@@ -197,16 +197,11 @@ public abstract class WorkerPoolTaskScheduler : TaskScheduler, IDisposable, IAsy
             return;
         }
 
-        using var timeout = new CancellationTokenSource(DefaultShutdownTimeout);
-        try
-        {
-            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
-        {
-            Trace.TraceWarning(
-                $"{GetType().Name}: workers still running {DefaultShutdownTimeout} after DisposeAsync (tasks that never finish?).");
-        }
+        await BoundedShutdown.WaitAsync(
+            ShutdownAsync,
+            DefaultShutdownTimeout,
+            () => $"{GetType().Name}: workers still running {DefaultShutdownTimeout} after DisposeAsync (tasks that never finish?).")
+            .ConfigureAwait(false);
     }
 
     /// <summary>

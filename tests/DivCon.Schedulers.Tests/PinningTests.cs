@@ -1,5 +1,6 @@
 using DivCon.Schedulers.Platform;
 using DivCon.Schedulers.Topology;
+using DivCon.Schedulers.Workers;
 
 namespace DivCon.Schedulers.Tests;
 

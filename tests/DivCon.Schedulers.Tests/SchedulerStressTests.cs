@@ -1,3 +1,5 @@
+using DivCon.Schedulers.Workers;
+
 namespace DivCon.Schedulers.Tests;
 
 /// <summary>A million tiny tasks: each runs exactly once and the counters add up.</summary>

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Attributes;
-using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Harness.Benchmarks;

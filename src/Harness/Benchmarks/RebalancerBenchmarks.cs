@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Attributes;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Placement;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Topology;

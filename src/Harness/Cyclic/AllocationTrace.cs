@@ -1,5 +1,5 @@
 using DivCon.Harness.Reports.Charts;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Harness.Cyclic;
 
@@ -15,7 +15,7 @@ public sealed class AllocationTrace
     private readonly long _start;
     private readonly Lock _gate = new();
     private readonly List<AllocationSample> _samples = [];
-    private readonly List<(TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)> _moves = [];
+    private readonly List<(TimeSpan At, IReadOnlyList<string> Labels, IMoveArrivals Arrivals)> _moves = [];
 
     /// <summary>Starts a trace now.</summary>
     /// <param name="programs">Program names, the order of every recorded allocation (at least one).</param>
@@ -61,7 +61,7 @@ public sealed class AllocationTrace
     /// <param name="arrivals">The decision's <see cref="RebalanceEvent.Arrivals"/>.</param>
     /// <param name="labels">One description per move (e.g. "cpu 1: a -> b"), or null for none.</param>
     /// <exception cref="ArgumentException"><paramref name="labels"/> does not have one entry per move.</exception>
-    public void RecordMoves(MoveArrivals arrivals, IReadOnlyList<string>? labels = null)
+    public void RecordMoves(IMoveArrivals arrivals, IReadOnlyList<string>? labels = null)
     {
         ArgumentNullException.ThrowIfNull(arrivals);
         if (labels is not null && labels.Count != arrivals.Count)
@@ -80,7 +80,7 @@ public sealed class AllocationTrace
     /// <returns>A snapshot.</returns>
     public IReadOnlyList<MoveSample> Moves()
     {
-        (TimeSpan At, IReadOnlyList<string> Labels, MoveArrivals Arrivals)[] decisions;
+        (TimeSpan At, IReadOnlyList<string> Labels, IMoveArrivals Arrivals)[] decisions;
         lock (_gate)
         {
             decisions = [.. _moves];

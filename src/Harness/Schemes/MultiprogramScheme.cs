@@ -1,9 +1,9 @@
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Wiring;
-using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
+using DivCon.Schedulers.Multiprogram;
 
 namespace DivCon.Harness.Schemes;
 

@@ -1,4 +1,5 @@
 using DivCon.Harness.Wiring;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 
 namespace DivCon.Harness.Schemes;

@@ -1,6 +1,7 @@
 using System.Collections.ObjectModel;
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Platform;
@@ -127,7 +128,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _pool = new WorkerPool(
             slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
         _director.Attach(_pool);
-        _rebalancer = new Rebalancer(this, RebalanceInterval);
+        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval);
 
         IReadOnlyList<Exception> failures;
         try
@@ -263,130 +264,6 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         }
     }
 
-    /// <summary>
-    /// Stops accepting tasks in every program, lets every accepted task finish, then stops the rebalancer and the
-    /// workers, waiting up to <see cref="DefaultShutdownTimeout"/>. Never throws; a second call does nothing.
-    /// </summary>
-    public void Dispose()
-    {
-        if (!IsDisposed && !Shutdown(DefaultShutdownTimeout) && !IsCurrentThreadWorker())
-        {
-            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
-        }
-    }
-
-    /// <summary>Like <see cref="Dispose"/> with an explicit total timeout. Only the first call does anything.</summary>
-    /// <param name="timeout">How long to wait for the programs to drain and the workers to exit.</param>
-    /// <returns>Whether everything finished in time (<see langword="false"/> from a worker thread: it does not wait).</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative.</exception>
-    public bool Shutdown(TimeSpan timeout)
-    {
-        ArgumentOutOfRangeException.ThrowIfLessThan(timeout, TimeSpan.Zero);
-        // Interlocked: exactly one caller shuts down.
-        if (Interlocked.Exchange(ref _disposeState, 1) != 0)
-        {
-            return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
-        }
-
-        var clock = Stopwatch.StartNew();
-        ProgramTaskScheduler[] programs;
-        lock (_gate)
-        {
-            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
-            programs = _programs;
-        }
-
-        bool onWorker = IsCurrentThreadWorker();
-        foreach (ProgramTaskScheduler program in programs)
-        {
-            program.Shutdown(TimeSpan.Zero);
-        }
-
-        bool drained = true;
-        foreach (ProgramTaskScheduler program in programs)
-        {
-            TimeSpan left = timeout - clock.Elapsed;
-            drained &= !onWorker && program.Completion.Wait(left > TimeSpan.Zero ? left : TimeSpan.Zero);
-        }
-
-        TimeSpan rest = timeout - clock.Elapsed;
-        _rebalancer.Stop(rest > TimeSpan.Zero ? rest : TimeSpan.Zero);
-        rest = timeout - clock.Elapsed;
-        bool exited = StopWorkers(rest > TimeSpan.Zero ? rest : TimeSpan.Zero) && drained;
-        Volatile.Write(ref _workersExited, exited); // Volatile: ShutdownTimedOut readers on other threads.
-        return exited;
-    }
-
-    /// <summary>
-    /// Like <see cref="Dispose"/> without blocking a thread: closes every program, lets every accepted task finish,
-    /// then stops the rebalancer and the workers; completes when the workers have exited or after
-    /// <see cref="DefaultShutdownTimeout"/> (then <see cref="ShutdownTimedOut"/> stays <see langword="true"/> and a trace
-    /// warning is written). Never throws. A later call (of this or <see cref="Dispose"/>) does nothing.
-    /// </summary>
-    /// <returns>A task that completes when disposal is done or timed out.</returns>
-    /// <remarks>Do not await it from a task of one of its programs: the continuation would be queued on a closed program.</remarks>
-    public async ValueTask DisposeAsync()
-    {
-        if (IsDisposed)
-        {
-            return;
-        }
-
-        using var timeout = new CancellationTokenSource(DefaultShutdownTimeout);
-        try
-        {
-            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
-        {
-            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after DisposeAsync.");
-        }
-    }
-
-    /// <summary>
-    /// Starts the shutdown if no call of <see cref="Shutdown"/>, <see cref="Dispose"/> or this method did (every
-    /// program is closed; accepted tasks still run, none is cancelled; then the rebalancer and the workers stop), and
-    /// returns a task that completes when every program has left and every worker has exited. Safe from a worker.
-    /// </summary>
-    /// <param name="cancellationToken">Cancels the wait only: the shutdown goes on.</param>
-    /// <returns>A task that completes when the shutdown is done, or is cancelled with <paramref name="cancellationToken"/>.</returns>
-    public Task ShutdownAsync(CancellationToken cancellationToken = default)
-    {
-        // Interlocked: exactly one caller (of this, Shutdown or Dispose) shuts down.
-        Task done = Interlocked.Exchange(ref _disposeState, 1) == 0 ? ShutdownCoreAsync() : _pool.Exited;
-        return done.WaitAsync(cancellationToken);
-    }
-
-    private async Task ShutdownCoreAsync()
-    {
-        ProgramTaskScheduler[] programs;
-        lock (_gate)
-        {
-            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
-            programs = _programs;
-        }
-
-        foreach (ProgramTaskScheduler program in programs)
-        {
-            program.Shutdown(TimeSpan.Zero); // Closes without waiting.
-        }
-
-        // Completion's continuations run asynchronously: this method never resumes on a worker.
-        await Task.WhenAll(programs.Select(p => p.Completion)).ConfigureAwait(false);
-        _rebalancer.Stop(TimeSpan.Zero);
-        _pool.RequestStop();
-        await _pool.Exited.ConfigureAwait(false);
-        _pool.Dispose();
-        if (_rebalancer.Stop(TimeSpan.Zero))
-        {
-            // Its handle is released only once its thread is gone (it exits at once when stopped; if it has not yet,
-            // the handle is left to the finalizer rather than pulled from under the thread).
-            _rebalancer.Dispose();
-        }
-
-        Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
-    }
-
     /// <inheritdoc />
     public override string ToString() =>
         $"{WorkerCount} workers ({(IsPinned ? "pinned" : "unpinned")}), {Volatile.Read(ref _programs).Length} programs, policy {Policy.Name}";
@@ -423,10 +300,6 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
 
     /// <summary>Handovers to a standby worker so far, over all CPUs (tests and diagnostics).</summary>
     internal long Handovers => _pool.Handovers;
-
-    /// <summary>Any thread: a closed program's last task finished; its departure is performed on the rebalancer thread.</summary>
-    /// <param name="program">The program.</param>
-    internal void OnProgramDrained(ProgramTaskScheduler program) => _rebalancer.RequestDeparture(program);
 
     private static IReadOnlyList<LogicalCpu> ResolveSlots(MultiprogramSchedulerOptions options) =>
         ResolveSlots(options, ThreadAffinity.GetProcessAllowedCpus);
@@ -486,8 +359,8 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         lock (_gate)
         {
             ObjectDisposedException.ThrowIf(IsDisposed, this);
-            var program = new ProgramTaskScheduler(this, new ProgramId(_nextProgramId++), name, speedup, table, _victims);
-            program.Queues.AttachPool(_pool);
+            var program = new ProgramTaskScheduler(
+                this, new ProgramId(_nextProgramId++), name, speedup, table, _victims, _pool, _rebalancer.RequestDeparture);
             ProgramTaskScheduler[] programs = [.. _programs, program];
             Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
             _director.Sets = [.. programs.Select(p => p.Queues)];
@@ -496,26 +369,6 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
             return program;
         }
     }
-
-    private bool StopWorkers(TimeSpan timeout)
-    {
-        _pool.RequestStop();
-        if (IsCurrentThreadWorker())
-        {
-            return false;
-        }
-
-        bool exited = _pool.Join(timeout);
-        if (exited)
-        {
-            _pool.Dispose();
-            _rebalancer.Dispose();
-        }
-
-        return exited;
-    }
-
-    private bool IsCurrentThreadWorker() => Worker.Current is { } worker && ReferenceEquals(worker.Pool, _pool);
 
     private static ProgramId? ProgramOf(WorkQueueSet set) =>
         set.Owner is ProgramTaskScheduler program ? program.ProgramId : null;

@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Workers;
 
@@ -28,7 +28,7 @@ namespace DivCon.Schedulers.Multiprogram;
 /// workers (queuing then throws <see cref="ObjectDisposedException"/>, wrapped by the TPL in
 /// <see cref="TaskSchedulerException"/>), lets every task already accepted run to completion (and the tasks those
 /// queue), and only then leaves: its workers are redistributed at once by a
-/// <see cref="Events.RebalanceReason.Departure"/> decision and <see cref="Completion"/> completes. Dispose waits for
+/// <see cref="RebalanceReason.Departure"/> decision and <see cref="Completion"/> completes. Dispose waits for
 /// that (at most <see cref="MultiprogramScheduler.DefaultShutdownTimeout"/>) unless called from a worker;
 /// <see cref="DisposeAsync"/> and <see cref="ShutdownAsync"/> wait without blocking a thread. No accepted task is
 /// dropped, and a divide-and-conquer run whose task is refused by the closed program ends faulted with the refusal.
@@ -41,16 +41,31 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     private int _currentCores;
     private int _disposeState;
 
+    /// <summary>Creates a program's front-end and its queues, served by <paramref name="pool"/>.</summary>
+    /// <param name="owner">The multiprogram scheduler (for <see cref="Scheduler"/> and the pool's shape).</param>
+    /// <param name="programId">The program's id.</param>
+    /// <param name="name">Its name.</param>
+    /// <param name="speedup">Its whole-machine speedup.</param>
+    /// <param name="scalability">Its speedup table, if any.</param>
+    /// <param name="victims">The steal order of every worker slot.</param>
+    /// <param name="pool">The workers that serve the program's queues.</param>
+    /// <param name="drained">Called once, on the thread that sees the closed program's last task finish.</param>
     internal ProgramTaskScheduler(
-        MultiprogramScheduler owner, ProgramId programId, string name, double speedup, ScalabilityTable? scalability, int[][][] victims)
+        MultiprogramScheduler owner,
+        ProgramId programId,
+        string name,
+        double speedup,
+        ScalabilityTable? scalability,
+        int[][][] victims,
+        WorkerPool pool,
+        Action<ProgramTaskScheduler> drained)
     {
         _owner = owner;
         ProgramId = programId;
         Name = name;
         Speedup = speedup;
         Scalability = scalability;
-        Queues = new WorkQueueSet(this, TryExecuteTask, victims);
-        Queues.Drained = () => owner.OnProgramDrained(this);
+        Queues = new WorkQueueSet(this, TryExecuteTask, victims, pool, () => drained(this));
     }
 
     /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>
@@ -146,18 +161,11 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     /// </summary>
     /// <returns>A task that completes when the program has left or the wait timed out.</returns>
     /// <remarks>Do not await it from a task of this program: the continuation would be queued on the closed program.</remarks>
-    public async ValueTask DisposeAsync()
-    {
-        using var timeout = new CancellationTokenSource(MultiprogramScheduler.DefaultShutdownTimeout);
-        try
-        {
-            await ShutdownAsync(timeout.Token).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
-        {
-            Trace.TraceWarning($"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after DisposeAsync.");
-        }
-    }
+    public ValueTask DisposeAsync() =>
+        BoundedShutdown.WaitAsync(
+            ShutdownAsync,
+            MultiprogramScheduler.DefaultShutdownTimeout,
+            () => $"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after DisposeAsync.");
 
     /// <summary>
     /// Closes the program (the first call starts the departure; accepted tasks still run, none is cancelled) and

@@ -1,6 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Schedulers.Multiprogram;
 
@@ -11,16 +11,22 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </summary>
 internal sealed class Rebalancer : IDisposable
 {
-    private readonly MultiprogramScheduler _owner;
+    private readonly Action<ProgramTaskScheduler> _depart;
+    private readonly Action _onInterval;
     private readonly TimeSpan _interval;
     private readonly Thread _thread;
     private readonly AutoResetEvent _signal = new(false);
     private readonly ConcurrentQueue<ProgramTaskScheduler> _departures = new();
     private int _stop;
 
-    public Rebalancer(MultiprogramScheduler owner, TimeSpan interval)
+    /// <summary>Creates the thread (not started).</summary>
+    /// <param name="depart">Performs one departure (takes the decision lock).</param>
+    /// <param name="onInterval">The periodic decision and lending sweep.</param>
+    /// <param name="interval">The period; zero or infinite: departures only.</param>
+    public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval)
     {
-        _owner = owner;
+        _depart = depart;
+        _onInterval = onInterval;
         _interval = interval;
         _thread = new Thread(Run) { IsBackground = true, Name = "DivCon rebalancer" };
     }
@@ -41,7 +47,7 @@ internal sealed class Rebalancer : IDisposable
         {
             while (_departures.TryDequeue(out ProgramTaskScheduler? leaving))
             {
-                _owner.Depart(leaving);
+                _depart(leaving);
             }
 
             return;
@@ -56,7 +62,7 @@ internal sealed class Rebalancer : IDisposable
             // Stopped and disposed between our check and the signal: perform it here.
             while (_departures.TryDequeue(out ProgramTaskScheduler? leaving))
             {
-                _owner.Depart(leaving);
+                _depart(leaving);
             }
         }
     }
@@ -89,12 +95,12 @@ internal sealed class Rebalancer : IDisposable
             _signal.WaitOne(wait);
             while (_departures.TryDequeue(out ProgramTaskScheduler? program))
             {
-                Guarded(() => _owner.Depart(program), program.CompleteDeparture);
+                Guarded(() => _depart(program), program.CompleteDeparture);
             }
 
             if (IsPeriodic && Stopwatch.GetTimestamp() >= next && Volatile.Read(ref _stop) == 0)
             {
-                Guarded(_owner.OnInterval, null);
+                Guarded(_onInterval, null);
                 next = Stopwatch.GetTimestamp() + (long)(_interval.TotalSeconds * Stopwatch.Frequency);
             }
         }
@@ -102,7 +108,7 @@ internal sealed class Rebalancer : IDisposable
         // Departures reported while stopping are still performed, so that every program's Completion completes.
         while (_departures.TryDequeue(out ProgramTaskScheduler? program))
         {
-            Guarded(() => _owner.Depart(program), program.CompleteDeparture);
+            Guarded(() => _depart(program), program.CompleteDeparture);
         }
     }
 

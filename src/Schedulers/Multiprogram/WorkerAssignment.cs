@@ -1,4 +1,4 @@
-using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Schedulers.Multiprogram;
 

@@ -44,8 +44,12 @@ internal sealed partial class WorkQueueSet
     /// <param name="owner">The scheduler whose tasks these are.</param>
     /// <param name="execute">Runs one task on the calling thread (the owner's <c>TryExecuteTask</c>).</param>
     /// <param name="victims">For each slot, its steal levels (see <see cref="VictimOrder"/>).</param>
+    /// <param name="pool">The pool whose workers serve this set, when it exists already (otherwise
+    /// <see cref="AttachPool"/> connects it once it does).</param>
+    /// <param name="drained">Called once when the set is closed and drained (see <see cref="Drained"/>).</param>
     /// <param name="initialDequeCapacity">Initial capacity of each deque.</param>
-    public WorkQueueSet(TaskScheduler owner, Func<Task, bool> execute, int[][][] victims, int initialDequeCapacity = 256)
+    public WorkQueueSet(
+        TaskScheduler owner, Func<Task, bool> execute, int[][][] victims, WorkerPool? pool = null, Action? drained = null, int initialDequeCapacity = 256)
     {
         ArgumentNullException.ThrowIfNull(owner);
         ArgumentNullException.ThrowIfNull(execute);
@@ -59,6 +63,12 @@ internal sealed partial class WorkQueueSet
         {
             _deques[i] = new WorkStealingDeque<Task>(initialDequeCapacity);
             _counters[i] = new WorkerSlotCounters();
+        }
+
+        Drained = drained;
+        if (pool is not null)
+        {
+            AttachPool(pool);
         }
     }
 
@@ -95,7 +105,10 @@ internal sealed partial class WorkQueueSet
         }
     }
 
-    /// <summary>Connects the pool whose workers serve this set (it receives the wake-ups). Called once.</summary>
+    /// <summary>
+    /// Connects the pool whose workers serve this set (it receives the wake-ups). Called once, by the constructor or,
+    /// where the pool is built after the set (a pool's own idle or single set), by the pool's creator.
+    /// </summary>
     /// <param name="pool">The pool.</param>
     public void AttachPool(WorkerPool pool)
     {
@@ -221,9 +234,9 @@ internal sealed partial class WorkQueueSet
 
     /// <summary>
     /// Called once, on whichever thread first sees the set closed and drained (<see cref="IsDrained"/>): a worker
-    /// that finished the last task, or the closer in <see cref="CheckDrained"/>. Set before the set is closed.
+    /// that finished the last task, or the closer in <see cref="CheckDrained"/>. Given to the constructor.
     /// </summary>
-    public Action? Drained { get; set; }
+    public Action? Drained { get; }
 
     /// <summary>
     /// Tasks accepted and not yet finished: external enqueues plus local pushes minus tasks whose execution returned.

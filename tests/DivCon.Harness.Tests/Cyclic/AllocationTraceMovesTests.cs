@@ -1,9 +1,9 @@
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Tests.Cli;
 using DivCon.Harness.Tests.Support;
-using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 
 namespace DivCon.Harness.Tests.Cyclic;
 
@@ -48,10 +48,10 @@ public sealed class AllocationTraceMovesTests
     public void Labels_must_match_the_moves_and_a_decision_without_moves_has_no_latencies()
     {
         var trace = new AllocationTrace(["a"]);
-        Assert.Throws<ArgumentException>("labels", () => trace.RecordMoves(MoveArrivals.None, ["x"]));
-        trace.RecordMoves(MoveArrivals.None);
+        Assert.Throws<ArgumentException>("labels", () => trace.RecordMoves(RebalanceEvent.NoArrivals, ["x"]));
+        trace.RecordMoves(RebalanceEvent.NoArrivals);
         Assert.Empty(trace.Moves());
-        Assert.Equal(0, MoveArrivals.None.Count);
-        Assert.Throws<ArgumentOutOfRangeException>("move", () => MoveArrivals.None.LatencyOf(0));
+        Assert.Equal(0, RebalanceEvent.NoArrivals.Count);
+        Assert.Throws<ArgumentOutOfRangeException>("move", () => RebalanceEvent.NoArrivals.LatencyOf(0));
     }
 }

@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Placement;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Topology;

@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 
 namespace DivCon.Schedulers.Tests.Multiprogram;

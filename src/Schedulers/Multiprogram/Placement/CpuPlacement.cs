@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Schedulers.Multiprogram.Placement;

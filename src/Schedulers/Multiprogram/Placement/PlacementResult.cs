@@ -1,3 +1,5 @@
+using DivCon.Schedulers.Multiprogram.Model;
+
 namespace DivCon.Schedulers.Multiprogram.Placement;
 
 /// <summary>What <see cref="CpuPlacement.Place"/> decided.</summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Schedulers.Multiprogram.Policies;

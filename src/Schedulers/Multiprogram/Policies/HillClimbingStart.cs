@@ -1,3 +1,5 @@
+using DivCon.Schedulers.Multiprogram.Model;
+
 namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>The allocation <see cref="HillClimbingPolicy"/> starts climbing from.</summary>

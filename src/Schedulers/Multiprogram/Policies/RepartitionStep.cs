@@ -1,3 +1,5 @@
+using DivCon.Schedulers.Multiprogram.Model;
+
 namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>One row of the task-availability heuristic's dry run (a row of the thesis's Figure 5.20).</summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Schedulers.Multiprogram.Policies;
 

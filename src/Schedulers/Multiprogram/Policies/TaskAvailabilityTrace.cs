@@ -1,3 +1,5 @@
+using DivCon.Schedulers.Multiprogram.Model;
+
 namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>A full dry run of <see cref="TaskAvailabilityPolicy"/>, for tests, logs and teaching.</summary>

@@ -1,5 +1,7 @@
-using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Platform;
 using DivCon.Schedulers.Topology;
 

@@ -1,6 +1,6 @@
-using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Platform;
 using DivCon.Schedulers.Topology;
 using DivCon.Schedulers.Workers;

@@ -1,9 +1,9 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Placement;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Platform;
 using DivCon.Schedulers.Topology;
 using DivCon.Schedulers.Workers;

@@ -1,5 +1,5 @@
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram;
-using DivCon.Schedulers.Multiprogram.Events;
 
 namespace DivCon.Schedulers.Tests.Multiprogram.Mechanism;
 

@@ -1,5 +1,6 @@
-using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram;
 
 namespace DivCon.Schedulers.Tests.Multiprogram.Mechanism;
 

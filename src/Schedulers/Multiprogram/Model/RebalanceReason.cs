@@ -1,4 +1,4 @@
-namespace DivCon.Schedulers.Multiprogram.Events;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>Why the rebalancer was asked for a decision.</summary>
 public enum RebalanceReason

@@ -1,6 +1,5 @@
-using DivCon.Schedulers.Multiprogram.Policies;
 
-namespace DivCon.Schedulers.Multiprogram.Placement;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>One CPU's worker changing program between two placements.</summary>
 /// <param name="CpuId">The operating-system CPU number.</param>

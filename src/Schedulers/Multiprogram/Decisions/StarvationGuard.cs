@@ -1,7 +1,8 @@
 using System.Diagnostics;
 using System.Text;
+using DivCon.Schedulers.Multiprogram.Model;
 
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Decisions;
 
 /// <summary>
 /// Wraps any policy's decision so that, when more programs have tasks than there are cores, the cores are time-shared

@@ -1,4 +1,4 @@
-namespace DivCon.Schedulers;
+namespace DivCon.Schedulers.Workers;
 
 /// <summary>A snapshot of one worker's counters (each read atomically; the set is not one instant).</summary>
 /// <param name="WorkerIndex">The worker's index in its scheduler.</param>

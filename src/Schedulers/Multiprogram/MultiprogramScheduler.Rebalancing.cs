@@ -1,12 +1,15 @@
 using System.Collections.ObjectModel;
 using System.Diagnostics;
-using DivCon.Schedulers.Multiprogram.Events;
-using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Workers;
 
 namespace DivCon.Schedulers.Multiprogram;
 
-/// <summary>The decision half: snapshots, the decider, applying moves, history and events.</summary>
+/// <summary>
+/// Rebalancing: the snapshot from the scheduler's own counters, the one call of the decision pipeline
+/// (<see cref="RebalanceDecider.Decide"/>), applying its moves, departures, history and events.
+/// </summary>
 public sealed partial class MultiprogramScheduler
 {
     /// <summary>The last non-skipped decisions, oldest first (at most the options' HistoryCapacity).</summary>
@@ -156,7 +159,10 @@ public sealed partial class MultiprogramScheduler
         }
     }
 
-    /// <summary>Rebalancer thread (or a late caller): a drained program leaves and its workers are redistributed.</summary>
+    /// <summary>
+    /// Rebalancer thread (or a late caller, see <see cref="Rebalancer.RequestDeparture"/>): a drained program leaves
+    /// and its workers are redistributed. Never on a worker: why, see the README ("Departure").
+    /// </summary>
     /// <param name="program">The program.</param>
     internal void Depart(ProgramTaskScheduler program)
     {
@@ -201,15 +207,7 @@ public sealed partial class MultiprogramScheduler
     private RebalanceEvent DecideAndApply(RebalanceReason reason)
     {
         Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
-        var states = new ProgramState[_programs.Length];
-        for (int i = 0; i < states.Length; i++)
-        {
-            ProgramTaskScheduler p = _programs[i];
-            states[i] = new ProgramState(
-                p.ProgramId, p.Speedup, (int)Math.Min(p.AvailableTasks, int.MaxValue), p.CurrentCores, p.Scalability, p.ServingWorkers);
-        }
-
-        RebalanceEvent decision = _decider.Decide(new AllocationSnapshot(WorkerCount, states), reason, TimeProvider.GetTimestamp());
+        RebalanceEvent decision = _decider.Decide(TakeSnapshot(), reason, TimeProvider.GetTimestamp());
         Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
         if (decision.Skipped)
         {
@@ -217,8 +215,10 @@ public sealed partial class MultiprogramScheduler
         }
         else
         {
-            decision = decision with { Arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves.Count) };
-            Apply(decision);
+            // The workers write the arrivals into the mechanism's record; the event carries its read-only view.
+            var arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves.Count);
+            decision = decision with { Arrivals = arrivals };
+            Apply(decision, arrivals);
             if (_historyCapacity > 0)
             {
                 if (_history.Count == _historyCapacity)
@@ -234,7 +234,39 @@ public sealed partial class MultiprogramScheduler
         return decision;
     }
 
-    private void Apply(RebalanceEvent decision)
+    /// <summary>
+    /// The policy's input, read from the scheduler's own counters under the gate: per program its registration data,
+    /// its queues' available tasks and its owned cores, and the serving workers of every program counted in one pass
+    /// over the CPUs (racy by nature: workers move between tasks while it runs).
+    /// </summary>
+    private AllocationSnapshot TakeSnapshot()
+    {
+        var serving = new Dictionary<WorkQueueSet, int>(_programs.Length);
+        foreach (CpuSlot cpu in _pool.Cpus)
+        {
+            // Each CPU counts once, for the set its server takes tasks from (an old server finishing a task after
+            // a handover is not counted).
+            WorkQueueSet queues = cpu.Queues;
+            serving[queues] = serving.GetValueOrDefault(queues) + 1;
+        }
+
+        var states = new ProgramState[_programs.Length];
+        for (int i = 0; i < states.Length; i++)
+        {
+            ProgramTaskScheduler p = _programs[i];
+            states[i] = new ProgramState(
+                p.ProgramId,
+                p.Speedup,
+                (int)Math.Min(p.Queues.AvailableTasks, int.MaxValue),
+                p.CurrentCores,
+                p.Scalability,
+                serving.GetValueOrDefault(p.Queues));
+        }
+
+        return new AllocationSnapshot(WorkerCount, states);
+    }
+
+    private void Apply(RebalanceEvent decision, MoveArrivals arrivals)
     {
         // Make every worker's home match the placement (equivalent to applying decision.Moves, and robust to them).
         var setOf = _programs.ToDictionary(p => p.ProgramId, p => p.Queues);
@@ -244,7 +276,6 @@ public sealed partial class MultiprogramScheduler
             moveOfCpu[decision.Moves[m].CpuId] = m;
         }
 
-        MoveArrivals arrivals = decision.Arrivals;
         int moved = 0;
         for (int i = 0; i < WorkerCount; i++)
         {

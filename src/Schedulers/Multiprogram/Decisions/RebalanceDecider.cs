@@ -1,8 +1,9 @@
-using DivCon.Schedulers.Multiprogram.Events;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Placement;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Topology;
 
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Decisions;
 
 /// <summary>
 /// The decision half of the rebalancer: given a snapshot, decide whether a policy run is needed, run it, place the

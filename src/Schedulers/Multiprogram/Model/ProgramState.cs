@@ -1,6 +1,6 @@
 using DivCon.Schedulers.Multiprogram.Profiles;
 
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>What an allocation policy knows about one program at the moment of a decision.</summary>
 /// <remarks>

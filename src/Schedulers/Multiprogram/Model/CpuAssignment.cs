@@ -1,7 +1,6 @@
 using System.Collections.ObjectModel;
-using DivCon.Schedulers.Multiprogram.Policies;
 
-namespace DivCon.Schedulers.Multiprogram.Placement;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>Which CPUs each program holds: an immutable map from program to a sorted set of CPU ids.</summary>
 /// <remarks>Invariant (checked on construction): no CPU belongs to two programs. CPUs may be unassigned.</remarks>

@@ -1,4 +1,4 @@
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>Identifies one program registered with the multiprogram scheduler.</summary>
 /// <param name="Value">The number the scheduler gave the program when it registered.</param>

@@ -1,7 +1,5 @@
-using DivCon.Schedulers.Multiprogram.Placement;
-using DivCon.Schedulers.Multiprogram.Policies;
 
-namespace DivCon.Schedulers.Multiprogram.Events;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>The record of one rebalancer decision: what it saw, what it chose and which workers must move.</summary>
 /// <param name="Timestamp">The caller's clock reading (for example <c>Stopwatch.GetTimestamp()</c>); not interpreted.</param>
@@ -27,10 +25,13 @@ public sealed record RebalanceEvent(
     IReadOnlyList<CpuMove> Moves,
     CpuAssignment Placement)
 {
+    /// <summary>The arrivals of a decision without moves (the default of <see cref="Arrivals"/>).</summary>
+    public static IMoveArrivals NoArrivals => NoMoveArrivals.Instance;
+
     /// <summary>
-    /// The practical latency of each of <see cref="Moves"/> (same order): filled in as workers start serving their
-    /// new owners, so read it after the moves had time to happen. <see cref="MoveArrivals.None"/> for skipped
+    /// The practical latency of each of <see cref="Moves"/> (same order): filled in by the mechanism as workers start
+    /// serving their new owners, so read it after the moves had time to happen. <see cref="NoArrivals"/> for skipped
     /// decisions and decisions made by a decider alone (no mechanism applied them).
     /// </summary>
-    public MoveArrivals Arrivals { get; init; } = MoveArrivals.None;
+    public IMoveArrivals Arrivals { get; init; } = NoMoveArrivals.Instance;
 }

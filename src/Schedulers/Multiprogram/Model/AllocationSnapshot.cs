@@ -1,6 +1,6 @@
 using System.Collections.ObjectModel;
 
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>The input of an allocation policy: the machine's core count and the state of every program.</summary>
 /// <remarks>

@@ -1,19 +1,20 @@
 using System.Collections.ObjectModel;
 using System.Globalization;
+using DivCon.Schedulers.Multiprogram.Model;
 
-namespace DivCon.Schedulers.Multiprogram.Events;
+namespace DivCon.Schedulers.Multiprogram;
 
 /// <summary>
-/// The practical latency of each move of one decision: for move <c>i</c> of <see cref="RebalanceEvent.Moves"/>, the
-/// time from the decision (<see cref="RebalanceEvent.Timestamp"/>) to the moment a worker of that CPU started serving
-/// the new owner. Filled in by the workers as the moves arrive, so it grows after the event was raised; read it
-/// whenever, from any thread.
+/// The mechanism's record of each move's arrival for one decision, behind the event's read-only
+/// <see cref="RebalanceEvent.Arrivals"/>: for move <c>i</c> of <see cref="RebalanceEvent.Moves"/>, the clock reading
+/// taken when a worker of that CPU started serving the new owner. Written by worker threads as the moves arrive;
+/// read from any thread.
 /// </summary>
 /// <remarks>
 /// A move has no latency (null) while it is under way, and for good when a later decision moved the same CPU again
 /// before it arrived (it was superseded). Times come from the scheduler's <see cref="TimeProvider"/>.
 /// </remarks>
-public sealed class MoveArrivals
+internal sealed class MoveArrivals : IMoveArrivals
 {
     private const long NotArrived = long.MinValue;
     private readonly TimeProvider _clock;
@@ -33,9 +34,6 @@ public sealed class MoveArrivals
         _arrivedAt = new long[moves];
         Array.Fill(_arrivedAt, NotArrived);
     }
-
-    /// <summary>The record of a decision without moves (and of skipped decisions).</summary>
-    public static MoveArrivals None { get; } = new(TimeProvider.System, 0, 0);
 
     /// <summary>The number of moves (equal to the decision's <see cref="RebalanceEvent.Moves"/> count).</summary>
     public int Count => _arrivedAt.Length;

@@ -1,4 +1,4 @@
-namespace DivCon.Schedulers;
+namespace DivCon.Schedulers.Workers;
 
 /// <summary>
 /// A snapshot of a scheduler's counters, summed over its workers (each counter read atomically; the sums are not

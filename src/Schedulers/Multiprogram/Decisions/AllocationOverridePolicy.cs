@@ -1,6 +1,7 @@
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 
-namespace DivCon.Schedulers.Multiprogram;
+namespace DivCon.Schedulers.Multiprogram.Decisions;
 
 /// <summary>
 /// The policy a <see cref="MultiprogramScheduler"/> hands its decider: the user's policy, unless an explicit

@@ -1,4 +1,4 @@
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>The number of cores a decision gives one program.</summary>
 /// <param name="Id">The program.</param>

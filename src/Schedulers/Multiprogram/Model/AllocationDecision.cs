@@ -1,10 +1,10 @@
 using System.Collections.ObjectModel;
 
-namespace DivCon.Schedulers.Multiprogram.Policies;
+namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>The output of an allocation policy: cores per program, in the snapshot's program order.</summary>
 /// <remarks>
-/// The constructor enforces the policy contract (see <see cref="IAllocationPolicy"/>): one entry per program,
+/// The constructor enforces the policy contract (see <c>IAllocationPolicy</c>): one entry per program,
 /// none negative, and the sum equal to the core count whenever a program exists. A policy that breaks the
 /// contract therefore fails loudly at the point of the decision, not later in the mechanism.
 /// </remarks>
@@ -62,7 +62,7 @@ public sealed class AllocationDecision
 
     /// <summary>
     /// Whether the allocation was set by hand rather than computed by a policy (the multiprogram scheduler's
-    /// <c>SetAllocation</c>). The <see cref="StarvationGuard"/> leaves such a decision exactly as it is. Policies leave
+    /// <c>SetAllocation</c>). The starvation guard leaves such a decision exactly as it is. Policies leave
     /// it <see langword="false"/> (the default).
     /// </summary>
     public bool IsExplicit { get; init; }

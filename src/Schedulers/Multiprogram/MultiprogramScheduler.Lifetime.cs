@@ -1,0 +1,150 @@
+using System.Diagnostics;
+using DivCon.Schedulers.Workers;
+
+namespace DivCon.Schedulers.Multiprogram;
+
+/// <summary>
+/// Shutdown: every program is closed and drains, then the rebalancer and the workers stop; blocking, bounded and
+/// asynchronous forms.
+/// </summary>
+public sealed partial class MultiprogramScheduler
+{
+    /// <summary>
+    /// Stops accepting tasks in every program, lets every accepted task finish, then stops the rebalancer and the
+    /// workers, waiting up to <see cref="DefaultShutdownTimeout"/>. Never throws; a second call does nothing.
+    /// </summary>
+    public void Dispose()
+    {
+        if (!IsDisposed && !Shutdown(DefaultShutdownTimeout) && !IsCurrentThreadWorker())
+        {
+            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
+        }
+    }
+
+    /// <summary>Like <see cref="Dispose"/> with an explicit total timeout. Only the first call does anything.</summary>
+    /// <param name="timeout">How long to wait for the programs to drain and the workers to exit.</param>
+    /// <returns>Whether everything finished in time (<see langword="false"/> from a worker thread: it does not wait).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="timeout"/> is negative.</exception>
+    public bool Shutdown(TimeSpan timeout)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(timeout, TimeSpan.Zero);
+        // Interlocked: exactly one caller shuts down.
+        if (Interlocked.Exchange(ref _disposeState, 1) != 0)
+        {
+            return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
+        }
+
+        var clock = Stopwatch.StartNew();
+        ProgramTaskScheduler[] programs;
+        lock (_gate)
+        {
+            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
+            programs = _programs;
+        }
+
+        bool onWorker = IsCurrentThreadWorker();
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            program.Shutdown(TimeSpan.Zero);
+        }
+
+        bool drained = true;
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            TimeSpan left = timeout - clock.Elapsed;
+            drained &= !onWorker && program.Completion.Wait(left > TimeSpan.Zero ? left : TimeSpan.Zero);
+        }
+
+        TimeSpan rest = timeout - clock.Elapsed;
+        _rebalancer.Stop(rest > TimeSpan.Zero ? rest : TimeSpan.Zero);
+        rest = timeout - clock.Elapsed;
+        bool exited = StopWorkers(rest > TimeSpan.Zero ? rest : TimeSpan.Zero) && drained;
+        Volatile.Write(ref _workersExited, exited); // Volatile: ShutdownTimedOut readers on other threads.
+        return exited;
+    }
+
+    /// <summary>
+    /// Like <see cref="Dispose"/> without blocking a thread: closes every program, lets every accepted task finish,
+    /// then stops the rebalancer and the workers; completes when the workers have exited or after
+    /// <see cref="DefaultShutdownTimeout"/> (then <see cref="ShutdownTimedOut"/> stays <see langword="true"/> and a trace
+    /// warning is written). Never throws. A later call (of this or <see cref="Dispose"/>) does nothing.
+    /// </summary>
+    /// <returns>A task that completes when disposal is done or timed out.</returns>
+    /// <remarks>Do not await it from a task of one of its programs: the continuation would be queued on a closed program.</remarks>
+    public async ValueTask DisposeAsync()
+    {
+        if (IsDisposed)
+        {
+            return;
+        }
+
+        await BoundedShutdown.WaitAsync(
+            ShutdownAsync,
+            DefaultShutdownTimeout,
+            () => $"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after DisposeAsync.").ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Starts the shutdown if no call of <see cref="Shutdown"/>, <see cref="Dispose"/> or this method did (every
+    /// program is closed; accepted tasks still run, none is cancelled; then the rebalancer and the workers stop), and
+    /// returns a task that completes when every program has left and every worker has exited. Safe from a worker.
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the wait only: the shutdown goes on.</param>
+    /// <returns>A task that completes when the shutdown is done, or is cancelled with <paramref name="cancellationToken"/>.</returns>
+    public Task ShutdownAsync(CancellationToken cancellationToken = default)
+    {
+        // Interlocked: exactly one caller (of this, Shutdown or Dispose) shuts down.
+        Task done = Interlocked.Exchange(ref _disposeState, 1) == 0 ? ShutdownCoreAsync() : _pool.Exited;
+        return done.WaitAsync(cancellationToken);
+    }
+
+    private async Task ShutdownCoreAsync()
+    {
+        ProgramTaskScheduler[] programs;
+        lock (_gate)
+        {
+            // Under the lock: a Register that checked IsDisposed before our Exchange has finished and is included.
+            programs = _programs;
+        }
+
+        foreach (ProgramTaskScheduler program in programs)
+        {
+            program.Shutdown(TimeSpan.Zero); // Closes without waiting.
+        }
+
+        // Completion's continuations run asynchronously: this method never resumes on a worker.
+        await Task.WhenAll(programs.Select(p => p.Completion)).ConfigureAwait(false);
+        _rebalancer.Stop(TimeSpan.Zero);
+        _pool.RequestStop();
+        await _pool.Exited.ConfigureAwait(false);
+        _pool.Dispose();
+        if (_rebalancer.Stop(TimeSpan.Zero))
+        {
+            // Its handle is released only once its thread is gone (it exits at once when stopped; if it has not yet,
+            // the handle is left to the finalizer rather than pulled from under the thread).
+            _rebalancer.Dispose();
+        }
+
+        Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
+    }
+
+    private bool StopWorkers(TimeSpan timeout)
+    {
+        _pool.RequestStop();
+        if (IsCurrentThreadWorker())
+        {
+            return false;
+        }
+
+        bool exited = _pool.Join(timeout);
+        if (exited)
+        {
+            _pool.Dispose();
+            _rebalancer.Dispose();
+        }
+
+        return exited;
+    }
+
+    private bool IsCurrentThreadWorker() => Worker.Current is { } worker && ReferenceEquals(worker.Pool, _pool);
+}
