@@ -107,7 +107,7 @@ public sealed class MechanismLifecycleTests
         Assert.Equal(2, other.CurrentCores);
         RebalanceEvent departure = scheduler.History[^1];
         Assert.Equal(RebalanceReason.Departure, departure.Reason);
-        Assert.Equal([new Schedulers.Multiprogram.Policies.ProgramAllocation(other.ProgramId, 2)], departure.After);
+        Assert.Equal([new Schedulers.Multiprogram.Model.ProgramAllocation(other.ProgramId, 2)], departure.After);
     }
 
     [Fact]
