@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 
 namespace DivCon.Harness.Cli;
@@ -122,7 +123,7 @@ public sealed class CommonOptions
     /// <param name="host">Where warnings go.</param>
     /// <param name="workload">The programs.</param>
     /// <returns>The writing.</returns>
-    public static async Task WarnAboutSizesAsync(CliHost host, IReadOnlyList<WorkloadMember> workload)
+    public static async Task WarnAboutSizesAsync(CliHost host, IReadOnlyList<WorkloadProgram> workload)
     {
         ArgumentNullException.ThrowIfNull(host);
         foreach (string warning in SizeWarnings.Check(workload))

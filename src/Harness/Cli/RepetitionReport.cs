@@ -3,7 +3,6 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Metrics;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Reports.Charts;
-using DivCon.Harness.Statistics;
 using Spectre.Console;
 
 namespace DivCon.Harness.Cli;

@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Harness.Schemes;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Cli;
 

@@ -1,4 +1,4 @@
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Cli;
 
@@ -9,10 +9,10 @@ public static class Verification
     /// <param name="workload">The programs.</param>
     /// <param name="experiment">Experiment name, for the message.</param>
     /// <exception cref="InvalidOperationException">A result is wrong.</exception>
-    public static void VerifyAll(IReadOnlyList<WorkloadMember> workload, string experiment)
+    public static void VerifyAll(IReadOnlyList<WorkloadProgram> workload, string experiment)
     {
         ArgumentNullException.ThrowIfNull(workload);
-        foreach (WorkloadMember member in workload.Where(m => m.Program.HasResult))
+        foreach (WorkloadProgram member in workload.Where(m => m.Program.HasResult))
         {
             var verification = member.Program.Verify();
             if (!verification.Succeeded)

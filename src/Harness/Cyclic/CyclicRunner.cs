@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Terminal;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Cyclic;
 
@@ -62,7 +64,7 @@ public sealed class CyclicRunner
     /// <param name="cancellationToken">Passed to every run; cancelling stops the test.</param>
     /// <returns>Every finished run and the test's timing.</returns>
     /// <exception cref="ArgumentException">The workload is empty or has duplicate names.</exception>
-    public async Task<CyclicTestResult> RunAsync(IReadOnlyList<IWorkloadProgram> programs, CancellationToken cancellationToken = default)
+    public async Task<CyclicTestResult> RunAsync(IReadOnlyList<WorkloadProgram> programs, CancellationToken cancellationToken = default)
     {
         ValidateWorkload(programs);
         var records = new List<RunRecord>();
@@ -99,7 +101,7 @@ public sealed class CyclicRunner
         return new CyclicTestResult(programs.Select(p => p.Name).ToArray(), snapshot, TimeLimit, elapsed);
     }
 
-    internal static void ValidateWorkload(IReadOnlyList<IWorkloadProgram> programs)
+    internal static void ValidateWorkload(IReadOnlyList<WorkloadProgram> programs)
     {
         ArgumentNullException.ThrowIfNull(programs);
         if (programs.Count == 0)
@@ -108,7 +110,7 @@ public sealed class CyclicRunner
         }
 
         var names = new HashSet<string>(StringComparer.Ordinal);
-        foreach (IWorkloadProgram program in programs)
+        foreach (WorkloadProgram program in programs)
         {
             if (program is null)
             {
@@ -123,7 +125,7 @@ public sealed class CyclicRunner
     }
 
     private async Task RunProgramLoopAsync(
-        IWorkloadProgram program, long startTimestamp, List<RunRecord> records, Lock gate, string phase, CancellationToken cancellationToken)
+        WorkloadProgram program, long startTimestamp, List<RunRecord> records, Lock gate, string phase, CancellationToken cancellationToken)
     {
         int runIndex = 0;
         while (true)
@@ -135,7 +137,7 @@ public sealed class CyclicRunner
             }
 
             cancellationToken.ThrowIfCancellationRequested();
-            long endTimestamp = await CompletionClock.TimestampAsync(program.RunOnceAsync(cancellationToken), _time).ConfigureAwait(false);
+            long endTimestamp = await TimingLoop.CompletionTimestampAsync(program.RunOnceAsync(cancellationToken), _time).ConfigureAwait(false);
             TimeSpan end = _time.GetElapsedTime(startTimestamp, endTimestamp);
             Debug.Assert(end >= start, "a monotonic clock never goes back");
             var record = new RunRecord(program.Name, runIndex, start, end, Counted: end <= TimeLimit);

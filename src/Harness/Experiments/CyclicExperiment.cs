@@ -4,6 +4,7 @@ using DivCon.Harness.Metrics;
 using DivCon.Harness.Oracle;
 using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Terminal;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Experiments;
 

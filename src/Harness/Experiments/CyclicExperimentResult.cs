@@ -2,6 +2,7 @@ using DivCon.Harness.Cyclic;
 using DivCon.Harness.Metrics;
 using DivCon.Harness.Oracle;
 using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Experiments;
 

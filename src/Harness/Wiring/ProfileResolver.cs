@@ -2,6 +2,7 @@ using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using DivCon.Harness.Oracle;
 using DivCon.Harness.Terminal;
+using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Multiprogram.Profiling;
 
@@ -56,14 +57,14 @@ public sealed class ProfileResolver
     /// <exception cref="InvalidDataException">A store file exists but is not a valid store.</exception>
     /// <exception cref="IOException">The store cannot be written (checked before measuring).</exception>
     public async Task<IReadOnlyDictionary<string, ScalabilityProfile?>> ResolveAsync(
-        IReadOnlyList<WorkloadMember> workload, bool measureMissing, IProgressSink progress, Action<string> warn, CancellationToken cancellationToken)
+        IReadOnlyList<WorkloadProgram> workload, bool measureMissing, IProgressSink progress, Action<string> warn, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workload);
         ArgumentNullException.ThrowIfNull(progress);
         ArgumentNullException.ThrowIfNull(warn);
         ScalabilityProfileStore store = ScalabilityProfileFile.Load(_storePath);
         ScalabilityProfileStore? reference = _referencePath is not null && !SamePath(_referencePath, _storePath) ? ScalabilityProfileFile.Load(_referencePath) : null;
-        bool Find(WorkloadMember member, [NotNullWhen(true)] out ScalabilityProfile? found) =>
+        bool Find(WorkloadProgram member, [NotNullWhen(true)] out ScalabilityProfile? found) =>
             store.TryGet(member.Program.Name, member.ProblemSizeKey, out found) || (reference?.TryGet(member.Program.Name, member.ProblemSizeKey, out found) ?? false);
 
         if (measureMissing && _fallback == ProfileFallback.Measure && workload.Any(m => !Find(m, out _)))
@@ -74,7 +75,7 @@ public sealed class ProfileResolver
 
         var result = new Dictionary<string, ScalabilityProfile?>(StringComparer.Ordinal);
         var measured = new List<ScalabilityProfile>();
-        foreach (WorkloadMember member in workload)
+        foreach (WorkloadProgram member in workload)
         {
             if (!Find(member, out ScalabilityProfile? profile) && measureMissing)
             {

@@ -36,8 +36,11 @@ public static class QuickProfiler
             },
             async (scheduler, ct) =>
             {
-                await program.RunParallelAsync(scheduler, cancellationToken: ct).ConfigureAwait(false);
-                await ThreadPoolHop.Now; // the profiler disposes the scheduler after the last run: not from its own worker
+                // ForceYielding, not false: the profiler disposes the scheduler after the last run, and a scheduler cannot
+                // wait for its own worker, which is the thread that completes the run; a forced yield without the
+                // captured context always continues on a thread-pool thread (Task.Yield would post to the worker's
+                // own TaskScheduler.Current).
+                await program.RunParallelAsync(scheduler, cancellationToken: ct).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
             },
             workers > 1 ? [1, workers] : [1],
             cancellationToken);

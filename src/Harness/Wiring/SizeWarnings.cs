@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 
 namespace DivCon.Harness.Wiring;
@@ -39,7 +40,7 @@ public static class SizeWarnings
     /// <param name="workload">The programs.</param>
     /// <param name="timeQuickRun">Times one sequential run of a program at its quick size; null times a real one.</param>
     /// <returns>The warnings (empty when every size is reasonable).</returns>
-    public static IReadOnlyList<string> Check(IEnumerable<WorkloadMember> workload, Func<ProgramDescriptor, TimeSpan>? timeQuickRun = null)
+    public static IReadOnlyList<string> Check(IEnumerable<WorkloadProgram> workload, Func<ProgramDescriptor, TimeSpan>? timeQuickRun = null)
     {
         ArgumentNullException.ThrowIfNull(workload);
         timeQuickRun ??= TimeQuickRun;

@@ -1,5 +1,4 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Experiments;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Wiring;
 
@@ -9,10 +8,10 @@ namespace DivCon.Harness.Wiring;
 /// </summary>
 /// <param name="inner">The scheme.</param>
 /// <param name="workload">Its programs.</param>
-public sealed class VerifyingScheme(IWorkloadScheme inner, IReadOnlyList<WorkloadMember> workload) : IWorkloadScheme
+public sealed class VerifyingScheme(IWorkloadScheme inner, IReadOnlyList<WorkloadProgram> workload) : IWorkloadScheme
 {
     private readonly IWorkloadScheme _inner = inner ?? throw new ArgumentNullException(nameof(inner));
-    private readonly IReadOnlyList<WorkloadMember> _workload = workload ?? throw new ArgumentNullException(nameof(workload));
+    private readonly IReadOnlyList<WorkloadProgram> _workload = workload ?? throw new ArgumentNullException(nameof(workload));
 
     /// <inheritdoc/>
     public string Name => _inner.Name;
@@ -21,16 +20,16 @@ public sealed class VerifyingScheme(IWorkloadScheme inner, IReadOnlyList<Workloa
     public async ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken) =>
         new Session(await _inner.OpenAsync(cancellationToken).ConfigureAwait(false), _workload, _inner.Name);
 
-    private sealed class Session(IWorkloadSession inner, IReadOnlyList<WorkloadMember> workload, string scheme) : IWorkloadSession
+    private sealed class Session(IWorkloadSession inner, IReadOnlyList<WorkloadProgram> workload, string scheme) : IWorkloadSession
     {
-        public IReadOnlyList<IWorkloadProgram> Programs => inner.Programs;
+        public IReadOnlyList<WorkloadProgram> Programs => inner.Programs;
 
         public AllocationTrace? Allocations => inner.Allocations;
 
         public async ValueTask DisposeAsync()
         {
             await inner.DisposeAsync().ConfigureAwait(false);
-            foreach (WorkloadMember member in workload.Where(m => m.Program.HasResult && !m.Program.IsBusy))
+            foreach (WorkloadProgram member in workload.Where(m => m.Program.HasResult && !m.Program.IsBusy))
             {
                 var verification = member.Program.Verify();
                 if (!verification.Succeeded)

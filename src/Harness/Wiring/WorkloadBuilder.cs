@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 
 namespace DivCon.Harness.Wiring;
@@ -12,7 +13,7 @@ public static class WorkloadBuilder
     /// <param name="seed">Seed of every input.</param>
     /// <returns>The workload, in the given order, named by canonical program names.</returns>
     /// <exception cref="ArgumentException">An unknown or repeated program, or a size the program rejects.</exception>
-    public static IReadOnlyList<WorkloadMember> Distinct(IReadOnlyList<string> programs, SizeSelection sizes, int seed)
+    public static IReadOnlyList<WorkloadProgram> Distinct(IReadOnlyList<string> programs, SizeSelection sizes, int seed)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(sizes);
@@ -23,7 +24,7 @@ public static class WorkloadBuilder
             throw new ArgumentException($"Program '{repeated}' appears twice; use the symmetric command for several instances of one program.", nameof(programs));
         }
 
-        return descriptors.Select(d => new WorkloadMember(d.Name, Create(d, sizes, seed))).ToArray();
+        return descriptors.Select(d => new WorkloadProgram(d.Name, Create(d, sizes, seed))).ToArray();
     }
 
     /// <summary>
@@ -36,13 +37,13 @@ public static class WorkloadBuilder
     /// <param name="seed">Seed of the first instance.</param>
     /// <returns>The workload.</returns>
     /// <exception cref="ArgumentException">Unknown program or a size it rejects.</exception>
-    public static IReadOnlyList<WorkloadMember> Symmetric(string program, int instances, SizeSelection sizes, int seed)
+    public static IReadOnlyList<WorkloadProgram> Symmetric(string program, int instances, SizeSelection sizes, int seed)
     {
         ArgumentNullException.ThrowIfNull(sizes);
         ArgumentOutOfRangeException.ThrowIfLessThan(instances, 1);
         ProgramDescriptor descriptor = ProgramCatalog.Find(program);
         return Enumerable.Range(1, instances)
-            .Select(i => new WorkloadMember(string.Create(CultureInfo.InvariantCulture, $"{descriptor.Name}#{i}"), Create(descriptor, sizes, seed + i - 1)))
+            .Select(i => new WorkloadProgram(string.Create(CultureInfo.InvariantCulture, $"{descriptor.Name}#{i}"), Create(descriptor, sizes, seed + i - 1)))
             .ToArray();
     }
 

@@ -1,4 +1,4 @@
-using DivCon.Harness.Schemes;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Cli;
 

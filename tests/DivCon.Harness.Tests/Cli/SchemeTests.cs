@@ -1,8 +1,6 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Experiments;
 using DivCon.Harness.Reports.Charts;
-using DivCon.Harness.Schemes;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
@@ -32,9 +30,9 @@ public class SchemeTests
     [MemberData(nameof(SchemeNames))]
     public async Task Scheme_runs_every_program_correctly_and_closes(string name)
     {
-        (IReadOnlyList<WorkloadMember> workload, SchemeContext context) = Setup(programs: 2);
+        (IReadOnlyList<WorkloadProgram> workload, SchemeContext context) = Setup(programs: 2);
         SchemeDefinition definition = SchemeRegistry.Find(name);
-        IWorkloadScheme scheme = definition.Create(workload, context);
+        WorkloadScheme scheme = definition.Create(workload, context);
         Assert.Equal(name, scheme.Name);
 
         IWorkloadSession session = await scheme.OpenAsync(CancellationToken.None).AsTask().WaitAsync(Timeout);
@@ -70,9 +68,9 @@ public class SchemeTests
     [Fact]
     public async Task Isolated_scheme_gives_each_program_the_whole_machine_scheduler()
     {
-        (IReadOnlyList<WorkloadMember> workload, SchemeContext context) = Setup(programs: 2);
-        await using IWorkloadSession session = await new IsolatedScheme(workload, context).OpenAsync(CancellationToken.None);
-        foreach (IWorkloadProgram program in session.Programs)
+        (IReadOnlyList<WorkloadProgram> workload, SchemeContext context) = Setup(programs: 2);
+        await using IWorkloadSession session = await SchemeRegistry.Isolated.Create(workload, context).OpenAsync(CancellationToken.None);
+        foreach (WorkloadProgram program in session.Programs)
         {
             await program.RunOnceAsync(CancellationToken.None).WaitAsync(Timeout);
         }
@@ -84,8 +82,8 @@ public class SchemeTests
     [Fact]
     public async Task Partitioning_without_lending_refuses_more_programs_than_workers()
     {
-        (IReadOnlyList<WorkloadMember> workload, SchemeContext context) = Setup(programs: 2);
-        IWorkloadScheme scheme = SchemeRegistry.Find("static").Create(workload, context with { Workers = 1, Lending = false });
+        (IReadOnlyList<WorkloadProgram> workload, SchemeContext context) = Setup(programs: 2);
+        WorkloadScheme scheme = SchemeRegistry.Find("static").Create(workload, context with { Workers = 1, Lending = false });
         var e = await Assert.ThrowsAsync<ArgumentException>(() => scheme.OpenAsync(CancellationToken.None).AsTask());
         Assert.Contains("lending", e.Message, StringComparison.Ordinal);
     }
@@ -96,10 +94,10 @@ public class SchemeTests
     [InlineData(2, 1, true)]
     public void Static_gets_interval_decisions_only_when_programs_outnumber_workers(int programs, int workers, bool expected)
     {
-        (IReadOnlyList<WorkloadMember> workload, SchemeContext context) = Setup(programs);
-        var scheme = new StaticScheme(workload, context with { Workers = workers });
+        (IReadOnlyList<WorkloadProgram> workload, SchemeContext context) = Setup(programs);
+        var scheme = SchemeRegistry.Static.Create(workload, context with { Workers = workers });
         Assert.Equal(expected, scheme.UsesIntervalDecisions);
-        Assert.True(new DynamicScheme(workload, context with { Workers = workers }).UsesIntervalDecisions);
+        Assert.True(SchemeRegistry.Dynamic.Create(workload, context with { Workers = workers }).UsesIntervalDecisions);
     }
 
     [Fact]
@@ -109,15 +107,15 @@ public class SchemeTests
         Assert.Contains("shared", e.Message, StringComparison.Ordinal);
         Assert.True(SchemeRegistry.TryFind("DYNAMIC", out SchemeDefinition? dynamic));
         Assert.Equal("dynamic", dynamic.Name);
-        Assert.DoesNotContain(IsolatedScheme.SchemeName, SchemeRegistry.Names);
+        Assert.DoesNotContain(SchemeRegistry.Isolated.Name, SchemeRegistry.Names);
     }
 
-    private static (IReadOnlyList<WorkloadMember> Workload, SchemeContext Context) Setup(int programs)
+    private static (IReadOnlyList<WorkloadProgram> Workload, SchemeContext Context) Setup(int programs)
     {
         HarnessMachine machine = HarnessMachine.Detect();
         string[] names = ["quicksort", "mergesort"];
         var sizes = new SizeSelection(SizePreset.Quick, new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { ["quicksort"] = 1 << 12, ["mergesort"] = 1 << 12 });
-        IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(names[..programs], sizes, seed: 5);
+        IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(names[..programs], sizes, seed: 5);
         var profiles = new Dictionary<string, ScalabilityProfile?>(StringComparer.Ordinal)
         {
             // One program with a profile, the other without (speedup 1).

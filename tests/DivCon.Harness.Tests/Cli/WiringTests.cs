@@ -1,5 +1,6 @@
 using DivCon.Harness.Cli.Commands;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 using DivCon.Skeletons;
 
@@ -15,7 +16,7 @@ public class WiringTests
     [Fact]
     public void Distinct_workload_uses_canonical_names_and_explicit_sizes()
     {
-        IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(["QuickSort", "strassen-multiply"], Tiny, seed: 3);
+        IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(["QuickSort", "strassen-multiply"], Tiny, seed: 3);
         Assert.Equal(["quicksort", "strassen"], workload.Select(m => m.Name));
         Assert.Equal(1000, workload[0].Program.ProblemSize);
         Assert.Equal(64, workload[1].Program.ProblemSize);
@@ -32,7 +33,7 @@ public class WiringTests
     [Fact]
     public void Symmetric_instances_are_numbered_and_get_different_inputs()
     {
-        IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Symmetric("quicksort", 3, Tiny, seed: 10);
+        IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Symmetric("quicksort", 3, Tiny, seed: 10);
         Assert.Equal(["quicksort#1", "quicksort#2", "quicksort#3"], workload.Select(m => m.Name));
         Assert.Equal([10, 11, 12], workload.Select(m => m.Program.Seed));
         Assert.Equal(3, workload.Select(m => m.Program.ComputeInputChecksum()).Distinct().Count());

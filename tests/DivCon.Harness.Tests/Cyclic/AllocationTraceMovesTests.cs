@@ -1,6 +1,6 @@
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Tests.Cli;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Multiprogram.Events;
 using DivCon.Schedulers.Multiprogram.Policies;

@@ -1,6 +1,6 @@
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Cyclic;
 

@@ -1,5 +1,6 @@
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Cyclic;
 
@@ -17,13 +18,13 @@ public class CyclicRunnerRealClockTests
     public async Task Invariants_hold_with_concurrent_programs_on_the_system_clock()
     {
         TimeSpan limit = TimeSpan.FromMilliseconds(300);
-        IWorkloadProgram[] programs = new[] { "a", "b", "c" }.Select((name, i) =>
-            (IWorkloadProgram)new DelegateWorkloadProgram(name, ct => Task.Run(() => Spin(TimeSpan.FromMilliseconds(5 + (7 * i)), ct), ct))).ToArray();
+        WorkloadProgram[] programs = new[] { "a", "b", "c" }.Select((name, i) =>
+            new WorkloadProgram(name, ct => Task.Run(() => Spin(TimeSpan.FromMilliseconds(5 + (7 * i)), ct), ct))).ToArray();
 
         CyclicTestResult result = await new CyclicRunner(limit).RunAsync(programs).WaitAsync(TestTimeouts.Wait);
 
         Assert.True(result.Elapsed >= limit);
-        foreach (IWorkloadProgram program in programs)
+        foreach (WorkloadProgram program in programs)
         {
             RunRecord[] runs = result.Runs.Where(r => r.Program == program.Name).OrderBy(r => r.RunIndex).ToArray();
             Assert.NotEmpty(runs);

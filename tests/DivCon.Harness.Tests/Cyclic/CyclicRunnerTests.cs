@@ -1,6 +1,7 @@
 using DivCon.Harness.Cyclic;
 using DivCon.Harness.Metrics;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Cyclic;
 
@@ -132,7 +133,7 @@ public class CyclicRunnerTests
     {
         var clock = new ManualTimeProvider();
         var ok = FakeProgram.Fixed("ok", clock, 4);
-        var bad = new DelegateWorkloadProgram("bad", async _ =>
+        var bad = new WorkloadProgram("bad", async _ =>
         {
             await clock.WaitAsync(S(1));
             throw new InvalidOperationException("boom");
@@ -170,6 +171,6 @@ public class CyclicRunnerTests
         await Assert.ThrowsAsync<ArgumentException>(() => runner.RunAsync([FakeProgram.Fixed("A", clock, 1), FakeProgram.Fixed("A", clock, 1)]));
         await Assert.ThrowsAsync<ArgumentNullException>(() => runner.RunAsync(null!));
         Assert.Throws<ArgumentOutOfRangeException>(() => new CyclicRunner(TimeSpan.Zero));
-        Assert.Throws<ArgumentException>(() => new DelegateWorkloadProgram(" ", _ => Task.CompletedTask));
+        Assert.Throws<ArgumentException>(() => new WorkloadProgram(" ", _ => Task.CompletedTask));
     }
 }

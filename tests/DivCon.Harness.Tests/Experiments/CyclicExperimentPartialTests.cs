@@ -1,8 +1,8 @@
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Experiments;
 

@@ -1,6 +1,6 @@
-using DivCon.Harness.Reports.Charts;
 using System.Xml.Linq;
 using DivCon.Harness.Performance;
+using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
 
 namespace DivCon.Harness.Tests.Performance;

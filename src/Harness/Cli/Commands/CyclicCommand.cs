@@ -1,8 +1,8 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Schemes;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Cli.Commands;
 
@@ -23,7 +23,7 @@ public static class CyclicCommand
     };
 
     /// <summary>The demo's schemes.</summary>
-    public static IReadOnlyList<string> DemoSchemes { get; } = [DefaultScheme.SchemeName, SharedScheme.SchemeName, DynamicScheme.SchemeName];
+    public static IReadOnlyList<string> DemoSchemes { get; } = [SchemeRegistry.Default.Name, SchemeRegistry.Shared.Name, SchemeRegistry.Dynamic.Name];
 
     /// <summary>Builds <c>cyclic</c>.</summary>
     /// <param name="host">The host.</param>
@@ -76,7 +76,7 @@ public static class CyclicCommand
             }
 
             SchemeSettings schemeSettings = schemeOptions.Read(parse, settings, TimeSpan.FromSeconds(settings.IsThesisSize ? thesisSeconds : quickSeconds));
-            IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             string folderName = parse.GetValue(nameOption)!;
             int repetitions = parse.GetValue(repeat);

@@ -2,6 +2,7 @@ using System.CommandLine;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Schedulers;
 using DivCon.Skeletons;
 
@@ -38,7 +39,7 @@ public static class GranularityCommand
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
             CommonSettings settings = common.Read(parse, host.Machine);
-            IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             int max = parse.GetValue(maxExponent);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "granularity", settings.Workers, async (context, _) =>
@@ -67,7 +68,7 @@ public static class GranularityCommand
                 finally
                 {
                     await SchedulerFactory.DisposeOffWorkersAsync(scheduler).ConfigureAwait(false);
-                    foreach (WorkloadMember member in workload)
+                    foreach (WorkloadProgram member in workload)
                     {
                         member.Program.Granularity = Granularity.Automatic();
                     }

@@ -1,9 +1,10 @@
 using System.CommandLine;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Performance;
-using DivCon.Harness.Wiring;
-using DivCon.Schedulers;
 using DivCon.Harness.Terminal;
+using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
+using DivCon.Schedulers;
 using DivCon.Skeletons;
 using Spectre.Console;
 
@@ -31,7 +32,7 @@ public static class PhasesCommand
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
             CommonSettings settings = common.Read(parse, host.Machine);
-            IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             await ExperimentOutput.RunAsync(host, settings.OutRoot, "phases", settings.Workers, async (context, _) =>
             {
@@ -52,7 +53,7 @@ public static class PhasesCommand
                     try
                     {
                         int done = 0;
-                        foreach (WorkloadMember member in workload)
+                        foreach (WorkloadProgram member in workload)
                         {
                             foreach (WorkerPoolTaskScheduler scheduler in schedulers.Values)
                             {

@@ -5,6 +5,7 @@ using DivCon.Harness.Performance;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Multiprogram.Profiling;
 using DivCon.Schedulers.Topology;
@@ -71,7 +72,7 @@ public static class ScalabilityCommand
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
             CommonSettings settings = common.Read(parse, host.Machine);
-            IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
             int[] coreCounts = (parse.GetValue(cores) is { Length: > 0 } given ? given : DefaultCores(settings.Workers).ToArray()).Distinct().Order().ToArray();
             CpuAllocationStrategy[] strategies = (parse.GetValue(allocations) ?? []).Select(ParseStrategy).Distinct().ToArray();
@@ -99,7 +100,7 @@ public static class ScalabilityCommand
 
                     var baselines = new Dictionary<string, double>(StringComparer.Ordinal);
                     var cases = new List<SweepCase>();
-                    foreach (WorkloadMember member in workload)
+                    foreach (WorkloadProgram member in workload)
                     {
                         double seqSeconds = sequential.Points.Single(p => p.Series == member.Name).Time.Mean;
                         foreach (CpuAllocationStrategy strategy in strategies)
@@ -138,7 +139,7 @@ public static class ScalabilityCommand
                     var observations = new List<(string Program, RunObservation Run)>();
                     int[] modelCounts = [.. coreCounts.Append(1).Distinct().Order()];
                     context.Progress.BeginPhase("performance model", workload.Count * modelCounts.Length);
-                    foreach (WorkloadMember member in workload)
+                    foreach (WorkloadProgram member in workload)
                     {
                         foreach (int count in modelCounts)
                         {
@@ -194,10 +195,10 @@ public static class ScalabilityCommand
         _ => throw new ArgumentException($"Unknown allocation strategy '{name}'. Known: {string.Join(", ", s_strategies)}.", nameof(name)),
     };
 
-    private static void SaveProfiles(string path, IReadOnlyList<WorkloadMember> workload, SweepResult sequential, SweepResult sweep, string machine, DateTimeOffset now)
+    private static void SaveProfiles(string path, IReadOnlyList<WorkloadProgram> workload, SweepResult sequential, SweepResult sweep, string machine, DateTimeOffset now)
     {
         var profiles = new List<ScalabilityProfile>();
-        foreach (WorkloadMember member in workload)
+        foreach (WorkloadProgram member in workload)
         {
             TimeSpan seq = TimeSpan.FromSeconds(sequential.Points.Single(p => p.Series == member.Name).Time.Mean);
             CoreTiming[] timings = sweep.Points.Where(p => p.Series == member.Name)

@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Harness.Experiments;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;

@@ -4,8 +4,8 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Metrics;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Reports.Charts;
-using DivCon.Harness.Schemes;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using Spectre.Console;
 
 namespace DivCon.Harness.Cli.Commands;
@@ -46,7 +46,7 @@ public static class SymmetricCommand
             foreach (string program in settings.Programs)
             {
                 string name = DivCon.Programs.ProgramCatalog.Find(program).Name;
-                IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Symmetric(name, k, settings.Sizes, settings.Seed);
+                IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Symmetric(name, k, settings.Sizes, settings.Seed);
                 await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
                 CyclicExperimentResult result = await CyclicWorkflow.RunAsync(host, $"symmetric-{FileNames.Slug(name)}", workload, settings, schemeSettings, cancellationToken).ConfigureAwait(false);
                 results.Add((name, result.Metrics));

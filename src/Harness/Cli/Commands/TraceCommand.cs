@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 using DivCon.Schedulers;
 using DivCon.Skeletons;
@@ -87,7 +88,7 @@ public static class TraceCommand
             int[] workerCounts = [.. (parse.GetValue(workers) ?? ["1"]).Select(w => int.Parse(w, CultureInfo.InvariantCulture)).Distinct()];
             string folder = parse.GetValue(outOption)!;
             Directory.CreateDirectory(folder);
-            IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(parse.GetValue(common.Programs) ?? [], sizes, seed);
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(parse.GetValue(common.Programs) ?? [], sizes, seed);
             var table = new Table().Title("Recorded task trees")
                 .AddColumn("Program").AddColumn(new TableColumn("Workers").RightAligned()).AddColumn(new TableColumn("Granularity cores").RightAligned())
                 .AddColumn(new TableColumn("Nodes").RightAligned()).AddColumn(new TableColumn("Leaves").RightAligned())
@@ -99,7 +100,7 @@ public static class TraceCommand
                 WorkerPoolTaskScheduler scheduler = SchedulerFactory.Create(host.Machine, host.Machine.CpusFor(w));
                 try
                 {
-                    foreach (WorkloadMember member in workload)
+                    foreach (WorkloadProgram member in workload)
                     {
                         cancellationToken.ThrowIfCancellationRequested();
                         await host.Error.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"trace: {member.Name} on {w} worker(s), granularity for {target} cores ...")).ConfigureAwait(false);
@@ -129,7 +130,7 @@ public static class TraceCommand
     /// and the median recorded run's wall time.
     /// </summary>
     private static async Task<(TaskTree Tree, double Seconds)> RecordAsync(
-        WorkloadMember member, TaskScheduler scheduler, int workers, int granularityCores, int repeat, SizeSelection sizes, int seed, string machine, CancellationToken cancellationToken)
+        WorkloadProgram member, TaskScheduler scheduler, int workers, int granularityCores, int repeat, SizeSelection sizes, int seed, string machine, CancellationToken cancellationToken)
     {
         BenchmarkProgram program = member.Program;
         int leavesPerWorker = (int)Math.Max(1, Math.Ceiling(Granularity.DefaultLeavesPerWorker * (double)granularityCores / workers));

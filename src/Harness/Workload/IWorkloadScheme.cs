@@ -1,4 +1,4 @@
-namespace DivCon.Harness.Experiments;
+namespace DivCon.Harness.Workload;
 
 /// <summary>
 /// A multiprogramming scheme bound to a workload, as the harness sees it: it opens a session in which the

@@ -1,7 +1,7 @@
 using DivCon.Harness.Wiring;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
-namespace DivCon.Harness.Schemes;
+namespace DivCon.Harness.Workload;
 
 /// <summary>What every scheme needs besides its workload: the machine, the CPUs to use, and the programs' profiles.</summary>
 /// <param name="Machine">The machine.</param>

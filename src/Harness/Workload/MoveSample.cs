@@ -1,4 +1,4 @@
-namespace DivCon.Harness.Cyclic;
+namespace DivCon.Harness.Workload;
 
 /// <summary>One core moved by a decision of a partitioning scheme.</summary>
 /// <param name="DecidedAt">When the decision was recorded, since the trace started.</param>

@@ -1,7 +1,4 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Experiments;
-
-namespace DivCon.Harness.Schemes;
+namespace DivCon.Harness.Workload;
 
 /// <summary>
 /// A scheme's open session: the bound programs, the allocation trace (partitioning schemes), and the schedulers it
@@ -22,7 +19,7 @@ public sealed class SchemeSession : IWorkloadSession
     /// <param name="owned">What to dispose with the session (schedulers, subscriptions), in creation order.</param>
     /// <param name="allocations">The allocation trace, or null.</param>
     /// <param name="onClosed">Called after everything owned is disposed (e.g. verification), or null.</param>
-    public SchemeSession(IReadOnlyList<IWorkloadProgram> programs, IReadOnlyList<IDisposable> owned, AllocationTrace? allocations = null, Action? onClosed = null)
+    public SchemeSession(IReadOnlyList<WorkloadProgram> programs, IReadOnlyList<IDisposable> owned, AllocationTrace? allocations = null, Action? onClosed = null)
     {
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(owned);
@@ -33,7 +30,7 @@ public sealed class SchemeSession : IWorkloadSession
     }
 
     /// <inheritdoc/>
-    public IReadOnlyList<IWorkloadProgram> Programs { get; }
+    public IReadOnlyList<WorkloadProgram> Programs { get; }
 
     /// <inheritdoc/>
     public AllocationTrace? Allocations { get; }

@@ -1,7 +1,7 @@
 using DivCon.Harness.Reports.Charts;
 using DivCon.Schedulers.Multiprogram.Events;
 
-namespace DivCon.Harness.Cyclic;
+namespace DivCon.Harness.Workload;
 
 /// <summary>
 /// Records how many cores each program held over time, for the allocation chart of a multiprogram scheme.
