@@ -1,6 +1,5 @@
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Terminal;
-using DivCon.Harness.Wiring;
 using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
@@ -63,7 +62,7 @@ public static class CyclicWorkflow
         }, result =>
         {
             SummaryTable.Render(host.Console, result.Metrics);
-            RoundsReport.Render(host.Console, result);
+            RoundsTable.Render(host.Console, result);
         }, cancellationToken);
     }
 

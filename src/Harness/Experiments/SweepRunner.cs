@@ -1,7 +1,5 @@
 using System.Globalization;
 using DivCon.Harness.Measurement;
-using DivCon.Harness.Statistics;
-using DivCon.Harness.Terminal;
 
 namespace DivCon.Harness.Experiments;
 

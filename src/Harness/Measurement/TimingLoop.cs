@@ -1,6 +1,3 @@
-using DivCon.Harness.Statistics;
-using DivCon.Harness.Terminal;
-
 namespace DivCon.Harness.Measurement;
 
 /// <summary>

@@ -1,5 +1,5 @@
 using System.Globalization;
-using DivCon.Harness.Performance;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using Spectre.Console;
 

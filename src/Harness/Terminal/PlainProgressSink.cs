@@ -1,4 +1,5 @@
 using System.Globalization;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Terminal;
 

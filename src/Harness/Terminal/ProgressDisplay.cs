@@ -1,3 +1,4 @@
+using DivCon.Harness.Measurement;
 using Spectre.Console;
 
 namespace DivCon.Harness.Terminal;

@@ -1,4 +1,4 @@
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using Spectre.Console;
 

@@ -1,3 +1,5 @@
+using DivCon.Harness.Measurement;
+
 namespace DivCon.Harness.Terminal;
 
 /// <summary>

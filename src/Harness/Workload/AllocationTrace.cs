@@ -1,4 +1,4 @@
-using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Measurement;
 using DivCon.Schedulers.Multiprogram.Events;
 
 namespace DivCon.Harness.Workload;
@@ -108,26 +108,9 @@ public sealed class AllocationTrace
             return _samples.ToArray();
         }
     }
-
-    /// <summary>The allocation chart of this trace, ending now.</summary>
-    /// <param name="title">Chart title.</param>
-    /// <param name="totalCores">Cores in the machine.</param>
-    /// <returns>The chart.</returns>
-    /// <exception cref="InvalidOperationException">Nothing was recorded.</exception>
-    public AllocationChart ToChart(string title, int totalCores)
-    {
-        IReadOnlyList<AllocationSample> samples = Samples();
-        if (samples.Count == 0)
-        {
-            throw new InvalidOperationException("The trace is empty.");
-        }
-
-        TimeSpan end = Elapsed;
-        if (end <= samples[^1].Time)
-        {
-            end = samples[^1].Time + TimeSpan.FromMilliseconds(1);
-        }
-
-        return new AllocationChart(title, Programs, totalCores, samples, end);
-    }
 }
+
+/// <summary>The cores each program held from <paramref name="Time"/> until the next sample.</summary>
+/// <param name="Time">Time since the start of the test.</param>
+/// <param name="Cores">Cores per program, in the chart's program order.</param>
+public sealed record AllocationSample(TimeSpan Time, IReadOnlyList<int> Cores);

@@ -19,3 +19,13 @@ public interface IWorkloadScheme
     /// <returns>The session; dispose it to release the schedulers.</returns>
     ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken);
 }
+
+/// <summary>A workload running under a scheme: its programs, ready to run, and optionally its allocations.</summary>
+public interface IWorkloadSession : IAsyncDisposable
+{
+    /// <summary>The workload's programs bound to the scheme's schedulers.</summary>
+    IReadOnlyList<WorkloadProgram> Programs { get; }
+
+    /// <summary>Where a partitioning scheme records cores per program over time; null for other schemes.</summary>
+    AllocationTrace? Allocations { get; }
+}

@@ -1,4 +1,4 @@
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Machine;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Harness.Workload;

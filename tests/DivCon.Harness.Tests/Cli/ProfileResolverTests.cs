@@ -1,5 +1,6 @@
-using DivCon.Harness.Terminal;
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Cli;
+using DivCon.Harness.Machine;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Workload;
 using DivCon.Programs;
 using DivCon.Schedulers.Multiprogram.Profiles;

@@ -1,4 +1,4 @@
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Cli;
 using DivCon.Harness.Workload;
 using DivCon.Programs;
 

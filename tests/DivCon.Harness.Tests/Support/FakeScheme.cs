@@ -1,4 +1,3 @@
-using DivCon.Harness.Wiring;
 using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Support;
