@@ -13,7 +13,10 @@ namespace DivCon.Programs;
 /// <para><b>Reruns.</b> No run changes the input (sorts write to a separate output array), so an instance can be run
 /// any number of times on the same data, as the cyclic multiprogram tests do, without re-initialisation.</para>
 /// <para><b>Warning.</b> An instance runs one run at a time: starting a run (or a verification) while one is in
-/// progress throws <see cref="InvalidOperationException"/>. Create one instance per concurrent program.</para>
+/// progress throws <see cref="InvalidOperationException"/>. Create one instance per concurrent program. The guard is
+/// needed, not a convenience: every run writes the instance's one result buffer (the sorted output, the product matrix,
+/// the count) that <see cref="Verify"/> and the checksums read, so two overlapping runs would race on it and a
+/// verification during a run would read a half-written result.</para>
 /// </remarks>
 /// <example>
 /// <code>

@@ -1,6 +1,5 @@
 using DivCon.Harness.Machine;
 using DivCon.Harness.Terminal;
-using DivCon.Harness.Wiring;
 using Spectre.Console;
 
 namespace DivCon.Harness.Cli;

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Machine;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 
 namespace DivCon.Harness.Cli;
@@ -122,7 +123,7 @@ public sealed class CommonOptions
     /// <param name="host">Where warnings go.</param>
     /// <param name="workload">The programs.</param>
     /// <returns>The writing.</returns>
-    public static async Task WarnAboutSizesAsync(CliHost host, IReadOnlyList<WorkloadMember> workload)
+    public static async Task WarnAboutSizesAsync(CliHost host, IReadOnlyList<WorkloadProgram> workload)
     {
         ArgumentNullException.ThrowIfNull(host);
         foreach (string warning in SizeWarnings.Check(workload))
@@ -151,4 +152,21 @@ public sealed class CommonOptions
             OutGiven = parse.GetValue(Out) is not null,
         };
     }
+}
+
+/// <summary>The values of <see cref="CommonOptions"/>.</summary>
+/// <param name="Programs">Program names as given.</param>
+/// <param name="Sizes">The sizes.</param>
+/// <param name="Seed">Input seed.</param>
+/// <param name="Workers">Workers (CPUs) to use.</param>
+/// <param name="OutRoot">Results root folder.</param>
+/// <param name="Verify">Whether to verify results.</param>
+public sealed record CommonSettings(IReadOnlyList<string> Programs, SizeSelection Sizes, int Seed, int Workers, string OutRoot, bool Verify)
+{
+    /// <summary>Whether the thesis preset is selected.</summary>
+    public bool IsThesisSize => Sizes.Preset == SizePreset.Thesis;
+
+    /// <summary>Whether <c>--out</c> was given; without it <see cref="OutRoot"/> is the ad-hoc root
+    /// (<see cref="CommonOptions.AdHocRoot"/>) and profiles are also read from the committed store.</summary>
+    public bool OutGiven { get; init; }
 }

@@ -1,7 +1,6 @@
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Schemes;
 using DivCon.Harness.Terminal;
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Harness.Cli;
@@ -22,7 +21,7 @@ public static class CyclicWorkflow
     /// <param name="cancellationToken">Cancels the test.</param>
     /// <returns>The experiment's result.</returns>
     public static Task<CyclicExperimentResult> RunAsync(
-        CliHost host, string experiment, IReadOnlyList<WorkloadMember> workload, CommonSettings common, SchemeSettings schemes, CancellationToken cancellationToken)
+        CliHost host, string experiment, IReadOnlyList<WorkloadProgram> workload, CommonSettings common, SchemeSettings schemes, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(host);
         ArgumentNullException.ThrowIfNull(workload);
@@ -51,7 +50,7 @@ public static class CyclicWorkflow
                 // The oracle gives every program at least one core: only defined with no more programs than cores.
                 SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
             };
-            var isolated = Verified(new IsolatedScheme(workload, schemeContext), workload, common.Verify);
+            var isolated = Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
             var selected = definitions.Select(d => Verified(d.Create(workload, schemeContext), workload, common.Verify)).ToArray();
             CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
             foreach (IncompleteScheme scheme in result.Incomplete)
@@ -63,15 +62,15 @@ public static class CyclicWorkflow
         }, result =>
         {
             SummaryTable.Render(host.Console, result.Metrics);
-            RoundsReport.Render(host.Console, result);
+            RoundsTable.Render(host.Console, result);
         }, cancellationToken);
     }
 
-    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadMember> workload, bool verify) =>
+    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadProgram> workload, bool verify) =>
         verify ? new VerifyingScheme(scheme, workload) : scheme;
 
     private static object Setup(
-        string experiment, IReadOnlyList<WorkloadMember> workload, IReadOnlyList<SchemeDefinition> definitions, SchemeContext context, CommonSettings common, SchemeSettings schemes) => new
+        string experiment, IReadOnlyList<WorkloadProgram> workload, IReadOnlyList<SchemeDefinition> definitions, SchemeContext context, CommonSettings common, SchemeSettings schemes) => new
         {
             Experiment = experiment,
             Workload = workload.Select(m => new { m.Name, Program = m.Program.Name, Size = m.Program.ProblemSize, m.Program.Seed }),

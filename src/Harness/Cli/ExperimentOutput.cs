@@ -45,7 +45,7 @@ public static class ExperimentOutput
         {
             ResultsFolder folder = ResultsFolder.CreateAt(staged.StagingPath, experiment, RunStamp.Capture(host.Machine.Describe(workers), host.CommandLine, host.Time));
             result = await ProgressDisplay.RunAsync(host.Console, host.Interactive,
-                progress => body(new ExperimentContext(folder, host.Interactive ? progress : new ThrottledProgressSink(progress, host.Time, PlainReportInterval), null, host.Time), warnings.Enqueue))
+                progress => body(new ExperimentContext(folder, host.Interactive ? progress : new ThrottledProgressSink(progress, host.Time, PlainReportInterval), host.Time), warnings.Enqueue))
                 .WaitAsync(cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e)

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using DivCon.Harness.Cli.Commands;
 
 namespace DivCon.Harness.Cli;
 

@@ -1,9 +1,7 @@
 using System.Globalization;
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
-using DivCon.Harness.Statistics;
 using Spectre.Console;
 
 namespace DivCon.Harness.Cli;

@@ -1,9 +1,7 @@
 using System.Globalization;
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Oracle;
-using DivCon.Harness.Reports.Charts;
-using DivCon.Harness.Terminal;
+using DivCon.Harness.Measurement;
+using DivCon.Harness.Reports;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Experiments;
 
@@ -66,7 +64,7 @@ public sealed class CyclicExperiment
             throw new ArgumentException($"Bad options: {options}.", nameof(options));
         }
 
-        Statistics.StudentT.ValidateConfidenceLevel(options.ConfidenceLevel);
+        StudentT.ValidateConfidenceLevel(options.ConfidenceLevel);
         _options = options;
     }
 
@@ -211,7 +209,7 @@ public sealed class CyclicExperiment
                 string title = measured.Count == 1
                     ? $"Cores per program, {_options.Workload}, {scheme.Name}"
                     : $"Cores per program, {_options.Workload}, {scheme.Name}, round {measured.Count}";
-                allocations.Add((scheme.Name, trace.ToChart(title, _options.Cores)));
+                allocations.Add((scheme.Name, AllocationChart.Of(trace, title, _options.Cores)));
             }
         }
 
@@ -238,11 +236,6 @@ public sealed class CyclicExperiment
             MoveSamples = moveSamples,
         };
         CyclicReportWriter.Write(context.Output, experiment);
-        if (context.Console is { } console)
-        {
-            SummaryTable.Render(console, metrics);
-            RoundsReport.Render(console, experiment);
-        }
 
         return experiment;
     }

@@ -1,7 +1,5 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Oracle;
-using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Measurement;
+using DivCon.Harness.Reports;
 
 namespace DivCon.Harness.Experiments;
 
@@ -40,4 +38,28 @@ public sealed record CyclicExperimentResult(
 
     /// <summary>Every move of those schemes, in decision order (the raw data of <see cref="MoveLatencies"/>).</summary>
     public IReadOnlyList<(string Scheme, MoveSample Move)> MoveSamples { get; init; } = [];
+}
+
+/// <summary>One measured round of a <see cref="CyclicExperiment"/>: the isolated runs and every scheme's cyclic test.</summary>
+/// <param name="Round">1-based round number.</param>
+/// <param name="Order">The blocks in the order they ran ("isolated" and the scheme names).</param>
+/// <param name="Isolated">This round's isolated timings per program (its C_SP sample).</param>
+/// <param name="Tests">Each scheme's cyclic test in this round (times from the start of that test).</param>
+/// <param name="Metrics">Each scheme's metrics from this round alone (C_SP of this round); a scheme under which some
+/// program finished no counted run in this round has none.</param>
+public sealed record CyclicRound(
+    int Round,
+    IReadOnlyList<string> Order,
+    IReadOnlyList<ProgramTimings> Isolated,
+    IReadOnlyList<(string Scheme, CyclicTestResult Result)> Tests,
+    IReadOnlyList<SchemeMetrics> Metrics);
+
+/// <summary>A scheme of a cyclic experiment that has no metrics because some programs finished no run in time.</summary>
+/// <param name="Scheme">The scheme.</param>
+/// <param name="ProgramsWithoutRuns">The programs with no counted run.</param>
+public sealed record IncompleteScheme(string Scheme, IReadOnlyList<string> ProgramsWithoutRuns)
+{
+    /// <inheritdoc/>
+    public override string ToString() =>
+        $"under '{Scheme}', {string.Join(", ", ProgramsWithoutRuns)} finished no run within the time limit";
 }

@@ -1,7 +1,6 @@
 using System.Globalization;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
 
 namespace DivCon.Harness.Experiments;
 
@@ -133,7 +132,7 @@ public static class CyclicReportWriter
     /// <param name="folder">The experiment's folder.</param>
     /// <param name="tests">(scheme, result) of the finished schemes.</param>
     /// <returns>The file's full path.</returns>
-    public static string WriteRuns(ResultsFolder folder, IEnumerable<(string Scheme, Cyclic.CyclicTestResult Result)> tests)
+    public static string WriteRuns(ResultsFolder folder, IEnumerable<(string Scheme, CyclicTestResult Result)> tests)
     {
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(tests);
@@ -144,7 +143,7 @@ public static class CyclicReportWriter
     /// <param name="folder">The experiment's folder.</param>
     /// <param name="isolated">The isolated timings.</param>
     /// <returns>The file's full path.</returns>
-    public static string WriteIsolated(ResultsFolder folder, IEnumerable<Cyclic.ProgramTimings> isolated)
+    public static string WriteIsolated(ResultsFolder folder, IEnumerable<ProgramTimings> isolated)
     {
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(isolated);

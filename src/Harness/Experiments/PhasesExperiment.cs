@@ -1,6 +1,6 @@
-using DivCon.Harness.Performance;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
+using DivCon.Skeletons;
 
 namespace DivCon.Harness.Experiments;
 
@@ -105,3 +105,9 @@ public sealed class PhasesExperiment
 /// <param name="Observations">Mean observation per worker count, ascending.</param>
 /// <param name="Performance">The model per worker count (empty without a one-worker observation).</param>
 public sealed record PhasesResult(string Program, IReadOnlyList<PhaseLevelTimes> Levels, IReadOnlyList<RunObservation> Observations, IReadOnlyList<PerformanceBreakdown> Performance);
+
+/// <summary>One program of the phases experiment.</summary>
+/// <param name="Program">Program name.</param>
+/// <param name="RunObserved">Runs the program once on the given number of workers (one of the experiment's
+/// <see cref="PhasesExperiment.WorkerCounts"/>), reporting every split/execute/merge to the observer.</param>
+public sealed record PhaseCase(string Program, Func<int, IDivideAndConquerObserver, CancellationToken, Task> RunObserved);

@@ -1,8 +1,6 @@
 using System.Globalization;
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using Spectre.Console;
 
 namespace DivCon.Harness.Experiments;
 
@@ -13,7 +11,8 @@ namespace DivCon.Harness.Experiments;
 /// the scheme's counted runs, C_MP and NTT in that round, and the scheme's ANTT, STP and MNTT in that round;</item>
 /// <item><c>blocks.csv</c>: one row per block (warm-up round 0 included): wall time, JIT and GC activity
 /// (<see cref="BlockDiagnostics"/>);</item>
-/// <item>the "Across rounds" section of <c>summary.md</c> and its console table, with the ranking statements.</item>
+/// <item>the "Across rounds" section of <c>summary.md</c>, with the ranking statements (the console shows the same table:
+/// <c>RoundsTable</c> in the terminal namespace).</item>
 /// </list>
 /// </summary>
 public static class RoundsReport
@@ -125,41 +124,6 @@ public static class RoundsReport
         }
 
         writer.WriteLine();
-    }
-
-    /// <summary>Writes the across-round table and the ranking to the console (nothing with a single round).</summary>
-    /// <param name="console">The console.</param>
-    /// <param name="result">The experiment.</param>
-    public static void Render(IAnsiConsole console, CyclicExperimentResult result)
-    {
-        ArgumentNullException.ThrowIfNull(console);
-        ArgumentNullException.ThrowIfNull(result);
-        if (result.Rounds.Count < 2)
-        {
-            return;
-        }
-
-        var table = new Table().Title(string.Create(CultureInfo.InvariantCulture, $"System metrics across {result.Rounds.Count} rounds"))
-            .AddColumn("Scheme").AddColumn(new TableColumn("Rounds").RightAligned())
-            .AddColumn(new TableColumn("ANTT").RightAligned()).AddColumn(new TableColumn("STP").RightAligned()).AddColumn(new TableColumn("MNTT").RightAligned());
-        foreach (AcrossRounds s in result.AcrossRounds)
-        {
-            table.AddRow(Markup.Escape(s.Scheme), Int(s.Rounds), Markup.Escape(NumberText.WithInterval(s.Summary.Antt)),
-                Markup.Escape(NumberText.WithInterval(s.Summary.Stp)), Markup.Escape(NumberText.WithInterval(s.Summary.Mntt)));
-        }
-
-        console.Write(table);
-        if (result.Ranking.Count == 0)
-        {
-            console.WriteLine("No ranking: the schemes' intervals across rounds overlap.");
-        }
-        else
-        {
-            foreach (RankingStatement statement in result.Ranking)
-            {
-                console.WriteLine(statement.Text);
-            }
-        }
     }
 
     private static IEnumerable<IReadOnlyList<string>> RoundRows(CyclicRound round)

@@ -1,6 +1,20 @@
-using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Measurement;
+using DivCon.Harness.Reports;
 
 namespace DivCon.Harness.Experiments;
+
+/// <summary>One configuration of a sweep: a series (e.g. a program), a parameter value, and how to run it once.</summary>
+/// <param name="Series">Series name (one line in the chart).</param>
+/// <param name="X">Parameter value (granularity fraction, core count...).</param>
+/// <param name="RunOnce">Runs the configuration once; the runner times it.</param>
+public sealed record SweepCase(string Series, double X, Func<CancellationToken, Task> RunOnce);
+
+/// <summary>The timings of one sweep configuration.</summary>
+/// <param name="Series">Series name.</param>
+/// <param name="X">Parameter value.</param>
+/// <param name="Seconds">Recorded run times.</param>
+/// <param name="Time">Their summary (mean, deviation, interval).</param>
+public sealed record SweepMeasurement(string Series, double X, IReadOnlyList<double> Seconds, SampleSummary Time);
 
 /// <summary>All configurations of a sweep, with conversions to chart series.</summary>
 /// <param name="Name">Sweep name (e.g. "granularity").</param>

@@ -1,12 +1,11 @@
 using System.Globalization;
-using DivCon.Harness.Statistics;
-using DivCon.Harness.Terminal;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Experiments;
 
 /// <summary>
-/// Runs a parameter sweep: each configuration a few unrecorded warm-up times, then a number of recorded
-/// times, one configuration after another. The mechanism behind the granularity sweep (time against
+/// Runs a parameter sweep on the <see cref="TimingLoop"/>: each configuration a few unrecorded warm-up times, then a
+/// number of recorded times, one configuration after another, each summarised by <see cref="SampleSummary"/>. The mechanism behind the granularity sweep (time against
 /// granularity per program) and the scalability sweep (time, hence speedup, against cores per program and
 /// allocation strategy).
 /// </summary>
@@ -16,8 +15,7 @@ public sealed class SweepRunner
     /// <summary>Recorded runs per configuration by default.</summary>
     public const int DefaultRepetitions = 10;
 
-    private readonly TimeProvider _time;
-    private readonly IProgressSink _progress;
+    private readonly TimingLoop _loop;
 
     /// <summary>Creates a runner.</summary>
     /// <param name="repetitions">Recorded runs per configuration (≥ 1).</param>
@@ -30,18 +28,15 @@ public sealed class SweepRunner
         ArgumentOutOfRangeException.ThrowIfLessThan(repetitions, 1);
         ArgumentOutOfRangeException.ThrowIfNegative(warmupRuns);
         StudentT.ValidateConfidenceLevel(confidenceLevel);
-        Repetitions = repetitions;
-        WarmupRuns = warmupRuns;
+        _loop = new TimingLoop(repetitions, warmupRuns, timeProvider, progress);
         ConfidenceLevel = confidenceLevel;
-        _time = timeProvider ?? TimeProvider.System;
-        _progress = progress ?? NullProgressSink.Instance;
     }
 
     /// <summary>Recorded runs per configuration.</summary>
-    public int Repetitions { get; }
+    public int Repetitions => _loop.Repetitions;
 
     /// <summary>Unrecorded runs per configuration.</summary>
-    public int WarmupRuns { get; }
+    public int WarmupRuns => _loop.WarmupRuns;
 
     /// <summary>Confidence level of the summaries.</summary>
     public double ConfidenceLevel { get; }
@@ -75,36 +70,17 @@ public sealed class SweepRunner
         }
 
         var points = new List<SweepMeasurement>(cases.Count);
-        _progress.BeginPhase(name, cases.Count * (WarmupRuns + Repetitions));
-        try
-        {
-            int done = 0;
-            foreach (SweepCase c in cases)
+        await _loop.RunAsync(
+            name,
+            cases,
+            static (c, ct) => c.RunOnce(ct),
+            static (c, elapsed, _) => string.Create(CultureInfo.InvariantCulture, $"{c.Series} @ {c.X:G6}: {elapsed:0.####} s"),
+            (c, seconds) =>
             {
-                var seconds = new List<double>(Repetitions);
-                for (int run = 0; run < WarmupRuns + Repetitions; run++)
-                {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    long start = _time.GetTimestamp();
-                    long end = await Cyclic.CompletionClock.TimestampAsync(c.RunOnce(cancellationToken), _time).ConfigureAwait(false);
-                    double elapsed = _time.GetElapsedTime(start, end).TotalSeconds;
-                    if (run >= WarmupRuns)
-                    {
-                        seconds.Add(elapsed);
-                    }
-
-                    _progress.Report(name, ++done, string.Create(CultureInfo.InvariantCulture, $"{c.Series} @ {c.X:G6}: {elapsed:0.####} s"));
-                }
-
                 points.Add(new SweepMeasurement(c.Series, c.X, seconds, SampleSummary.Of(seconds, ConfidenceLevel)));
                 CaseCompleted?.Invoke(new SweepResult(name, points.ToArray()));
-            }
-        }
-        finally
-        {
-            _progress.EndPhase(name);
-        }
-
+            },
+            cancellationToken).ConfigureAwait(false);
         return new SweepResult(name, points);
     }
 }

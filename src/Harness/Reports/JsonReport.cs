@@ -46,3 +46,30 @@ public static class JsonReport
         return options;
     }
 }
+
+/// <summary>Writes NaN and infinities as JSON <c>null</c> (strict JSON has no such numbers) and reads null back as NaN.</summary>
+internal sealed class NonFiniteAsNullConverter : JsonConverter<double>
+{
+    public override bool HandleNull => true;
+
+    public override double Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+        reader.TokenType == JsonTokenType.Null ? double.NaN : reader.GetDouble();
+
+    public override void Write(Utf8JsonWriter writer, double value, JsonSerializerOptions options)
+    {
+        if (double.IsFinite(value))
+        {
+            writer.WriteNumberValue(value);
+        }
+        else
+        {
+            writer.WriteNullValue();
+        }
+    }
+}
+
+/// <summary>The shape of every JSON summary: the run's stamp and the data.</summary>
+/// <typeparam name="T">The data's type.</typeparam>
+/// <param name="Stamp">Where and how the data was produced.</param>
+/// <param name="Data">The data.</param>
+public sealed record StampedDocument<T>(RunStamp Stamp, T Data);

@@ -1,6 +1,4 @@
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Oracle;
-using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Reports;
 

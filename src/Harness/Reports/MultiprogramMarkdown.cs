@@ -1,7 +1,6 @@
 using System.Globalization;
 using DivCon.Harness.Machine;
-using DivCon.Harness.Metrics;
-using DivCon.Harness.Oracle;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Reports;
 

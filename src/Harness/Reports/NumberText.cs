@@ -1,5 +1,6 @@
 using System.Globalization;
-using DivCon.Harness.Statistics;
+using System.Text;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Reports;
 
@@ -39,4 +40,31 @@ public static class NumberText
     /// <returns>The text.</returns>
     public static string Percent(double fraction) =>
         double.IsFinite(fraction) ? (fraction * 100).ToString("F1", CultureInfo.InvariantCulture) + "%" : Undefined;
+}
+
+/// <summary>Turns free text (scheme and program names) into safe file-name parts.</summary>
+public static class FileNames
+{
+    /// <summary>Lower-case ASCII letters and digits, runs of anything else as one '-'; "unnamed" if nothing is left.</summary>
+    /// <param name="text">The text.</param>
+    /// <returns>The slug.</returns>
+    public static string Slug(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var slug = new StringBuilder(text.Length);
+        foreach (char c in text)
+        {
+            if (char.IsAsciiLetterOrDigit(c))
+            {
+                slug.Append(char.ToLowerInvariant(c));
+            }
+            else if (slug.Length > 0 && slug[^1] != '-')
+            {
+                slug.Append('-');
+            }
+        }
+
+        string result = slug.ToString().TrimEnd('-');
+        return result.Length == 0 ? "unnamed" : result;
+    }
 }

@@ -1,10 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
+using DivCon.Harness.Workload;
 using DivCon.Simulator;
 
 namespace DivCon.Harness.Simulation;

@@ -1,5 +1,3 @@
-using DivCon.Harness.Cli;
-
 namespace DivCon.Harness.Tests.Cli;
 
 /// <summary>Parse-time validation: every bad input fails before anything runs, with a message naming the valid choices.</summary>

@@ -1,5 +1,7 @@
-using DivCon.Harness.Terminal;
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Cli;
+using DivCon.Harness.Machine;
+using DivCon.Harness.Measurement;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
@@ -27,7 +29,7 @@ public sealed class ProfileResolverTests : IDisposable
             [new CoreTiming(1, TimeSpan.FromSeconds(2)), new CoreTiming(2, TimeSpan.FromSeconds(1.25))], "test", DateTimeOffset.UnixEpoch));
         DivCon.Schedulers.Multiprogram.Profiling.ScalabilityProfileFile.Save(store, path);
         var sizes = new SizeSelection(SizePreset.Quick, new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { ["quicksort"] = 1000, ["mergesort"] = 1000 });
-        IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(["quicksort", "mergesort"], sizes, seed: 1);
+        IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(["quicksort", "mergesort"], sizes, seed: 1);
         var warnings = new List<string>();
         var resolver = new ProfileResolver(path, ProfileFallback.Unit, HarnessMachine.Detect(), workers: 1);
 
@@ -43,7 +45,7 @@ public sealed class ProfileResolverTests : IDisposable
     public async Task Lookup_only_neither_measures_nor_warns_and_a_full_set_gives_oracle_tables()
     {
         var sizes = new SizeSelection(SizePreset.Quick, new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { ["quicksort"] = 1000 });
-        IReadOnlyList<WorkloadMember> workload = WorkloadBuilder.Distinct(["quicksort"], sizes, seed: 1);
+        IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(["quicksort"], sizes, seed: 1);
         var warnings = new List<string>();
         string path = Path.Combine(_root, "none.json");
         var resolver = new ProfileResolver(path, ProfileFallback.Measure, HarnessMachine.Detect(), workers: 1);

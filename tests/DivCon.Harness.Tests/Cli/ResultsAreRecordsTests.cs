@@ -154,12 +154,12 @@ public sealed class ResultsAreRecordsTests : IDisposable
         ScalabilityProfileFile.Save(committed, reference);
         byte[] referenceBytes = await File.ReadAllBytesAsync(reference);
         string local = Path.Combine(_root, "local", "profiles.json");
-        var sizes = new DivCon.Harness.Wiring.SizeSelection(DivCon.Programs.SizePreset.Quick,
+        var sizes = new DivCon.Harness.Workload.SizeSelection(DivCon.Programs.SizePreset.Quick,
             new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { ["quicksort"] = 8192, ["mergesort"] = 8192 });
-        var workload = DivCon.Harness.Wiring.WorkloadBuilder.Distinct(["quicksort", "mergesort"], sizes, seed: 1);
-        var resolver = new DivCon.Harness.Wiring.ProfileResolver(local, DivCon.Harness.Wiring.ProfileFallback.Measure, DivCon.Harness.Wiring.HarnessMachine.Detect(), workers: 1, reference);
+        var workload = DivCon.Harness.Workload.WorkloadBuilder.Distinct(["quicksort", "mergesort"], sizes, seed: 1);
+        var resolver = new DivCon.Harness.Cli.ProfileResolver(local, DivCon.Harness.Cli.ProfileFallback.Measure, DivCon.Harness.Machine.HarnessMachine.Detect(), workers: 1, reference);
 
-        var profiles = await resolver.ResolveAsync(workload, measureMissing: true, DivCon.Harness.Terminal.NullProgressSink.Instance, _ => { }, CancellationToken.None);
+        var profiles = await resolver.ResolveAsync(workload, measureMissing: true, DivCon.Harness.Measurement.NullProgressSink.Instance, _ => { }, CancellationToken.None);
 
         Assert.Equal("reference", profiles["quicksort"]!.Machine);
         Assert.NotNull(profiles["mergesort"]);

@@ -1,11 +1,12 @@
-using DivCon.Harness.Wiring;
+using DivCon.Harness.Cli;
+using DivCon.Harness.Workload;
 using DivCon.Programs;
 
 namespace DivCon.Harness.Tests.Cli;
 
 public class SizeWarningsTests
 {
-    private static IReadOnlyList<WorkloadMember> Workload(string program, long size) =>
+    private static IReadOnlyList<WorkloadProgram> Workload(string program, long size) =>
         WorkloadBuilder.Distinct([program], new SizeSelection(SizePreset.Quick, new Dictionary<string, long>(StringComparer.OrdinalIgnoreCase) { [program] = size }), seed: 1);
 
     [Fact]

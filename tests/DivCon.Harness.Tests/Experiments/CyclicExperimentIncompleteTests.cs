@@ -1,6 +1,6 @@
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
 
 namespace DivCon.Harness.Tests.Experiments;
@@ -28,7 +28,7 @@ public sealed class CyclicExperimentIncompleteTests : IDisposable
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(10), SingleProgramRuns = 2, WarmupRuns = 0, Cores = 2 });
         ResultsFolder folder = ResultsFolder.Create(_root, "w", Samples.Stamp);
 
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [fine, starving], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [fine, starving], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
 
@@ -49,7 +49,7 @@ public sealed class CyclicExperimentIncompleteTests : IDisposable
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(10), SingleProgramRuns = 1, WarmupRuns = 0 });
         ResultsFolder folder = ResultsFolder.Create(_root, "w", Samples.Stamp);
 
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [starving], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [starving], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         var e = await Assert.ThrowsAsync<InvalidOperationException>(() => running.WaitAsync(TestTimeouts.Wait));
         Assert.Contains("'static', A finished no run", e.Message, StringComparison.Ordinal);

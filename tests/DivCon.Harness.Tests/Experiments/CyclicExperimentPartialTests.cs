@@ -1,8 +1,8 @@
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Experiments;
 
@@ -28,7 +28,7 @@ public sealed class CyclicExperimentPartialTests : IDisposable
         ResultsFolder folder = ResultsFolder.Create(_root, "w", Samples.Stamp);
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(10), SingleProgramRuns = 2, WarmupRuns = 0 });
 
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [shared, new FailingScheme()], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [shared, new FailingScheme()], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         await Assert.ThrowsAsync<IOException>(() => running.WaitAsync(TestTimeouts.Wait));
 

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using System.Xml.Linq;
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Oracle;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
@@ -49,9 +49,12 @@ public sealed class CyclicExperimentTests : IDisposable
         });
 
         Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [shared, partitioned],
-            new ExperimentContext(folder, NullProgressSink.Instance, console, clock));
+            new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
+        // The terminal renders what the experiment measured (the CLI does the same after the run).
+        SummaryTable.Render(console, result.Metrics);
+        RoundsTable.Render(console, result);
 
         // Every session was closed again.
         Assert.Equal((1, 1), (isolated.Opened, isolated.Disposed));
@@ -105,7 +108,7 @@ public sealed class CyclicExperimentTests : IDisposable
         ResultsFolder folder = ResultsFolder.Create(_root, "bad", Samples.Stamp);
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(5), WarmupRuns = 0 });
 
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [other], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [other], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         var ex = await Assert.ThrowsAsync<ArgumentException>(() => running.WaitAsync(TestTimeouts.Wait));
         Assert.Contains("Scheme 'other' runs [Z]", ex.Message, StringComparison.Ordinal);
@@ -120,7 +123,7 @@ public sealed class CyclicExperimentTests : IDisposable
         var clock = new ManualTimeProvider();
         var scheme = new FakeScheme("s", clock, new Dictionary<string, double> { ["A"] = 1 });
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(1) });
-        var context = new ExperimentContext(ResultsFolder.Create(_root, "x", Samples.Stamp), NullProgressSink.Instance, null, clock);
+        var context = new ExperimentContext(ResultsFolder.Create(_root, "x", Samples.Stamp), NullProgressSink.Instance, clock);
         await Assert.ThrowsAsync<ArgumentException>(() => experiment.RunAsync(scheme, [], context));
         await Assert.ThrowsAsync<ArgumentException>(() => experiment.RunAsync(scheme, [scheme, scheme], context));
     }

@@ -1,8 +1,8 @@
-using DivCon.Harness.Cyclic;
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Experiments;
 
@@ -39,7 +39,7 @@ public sealed class CyclicRoundsTests : IDisposable
             Cores = 2,
         });
 
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [fast, slow], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [fast, slow], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
 
@@ -109,7 +109,7 @@ public sealed class CyclicRoundsTests : IDisposable
         var isolated = new LoggingScheme(new FakeScheme("isolated", clock, new Dictionary<string, double> { ["A"] = 1 }), log);
         var s = new LoggingScheme(new FakeScheme("s", clock, new Dictionary<string, double> { ["A"] = 2 }), log);
         var experiment = new CyclicExperiment(new CyclicExperimentOptions { Workload = "w", TimeLimit = TimeSpan.FromSeconds(10), SingleProgramRuns = 3, WarmupRuns = 1 });
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [s], new ExperimentContext(ResultsFolder.Create(_root, "one", Samples.Stamp), NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [s], new ExperimentContext(ResultsFolder.Create(_root, "one", Samples.Stamp), NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
 
@@ -169,7 +169,7 @@ public sealed class CyclicRoundsTests : IDisposable
             Workload = "w", TimeLimit = TimeSpan.FromSeconds(20), Rounds = rounds, WarmupTime = warmup, SingleProgramRuns = 2, WarmupRuns = 0,
         });
         ResultsFolder folder = ResultsFolder.Create(_root, $"cold-{rounds}-{warmup.TotalSeconds}", Samples.Stamp);
-        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [first, second], new ExperimentContext(folder, NullProgressSink.Instance, null, clock));
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [first, second], new ExperimentContext(folder, NullProgressSink.Instance, clock));
         clock.AdvanceTo(TimeSpan.FromHours(1));
         CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
         return (result.Metrics.Single(m => m.Scheme == "first").Metrics.Stp, result.Metrics.Single(m => m.Scheme == "second").Metrics.Stp);

@@ -2,7 +2,6 @@ using System.Text.Json;
 using System.Xml.Linq;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
 
 namespace DivCon.Harness.Tests.Experiments;

@@ -2,10 +2,8 @@ using System.Globalization;
 using System.Text.Json;
 using System.Xml.Linq;
 using DivCon.Harness.Experiments;
-using DivCon.Harness.Oracle;
-using DivCon.Harness.Performance;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
 
 namespace DivCon.Harness.Tests.Experiments;
@@ -23,7 +21,7 @@ public sealed class ThinExperimentTests : IDisposable
     }
 
     private ExperimentContext Context(string name, TimeProvider clock) =>
-        new(ResultsFolder.Create(_root, name, Samples.Stamp), NullProgressSink.Instance, null, clock);
+        new(ResultsFolder.Create(_root, name, Samples.Stamp), NullProgressSink.Instance, clock);
 
     /// <summary>
     /// The points of the first series of a line chart as OxyPlot draws it: the series is named once (its legend

@@ -1,9 +1,9 @@
 using System.Text.Json;
 using System.Xml.Linq;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
+using DivCon.Harness.Workload;
 using OxyPlot;
 using OxyPlot.Axes;
 

@@ -1,4 +1,4 @@
-using DivCon.Harness.Cyclic;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Tests.Support;
 

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Tests.Support;
 

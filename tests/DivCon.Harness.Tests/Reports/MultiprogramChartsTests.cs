@@ -1,7 +1,6 @@
 using System.Xml.Linq;
-using DivCon.Harness.Oracle;
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
-using DivCon.Harness.Reports.Charts;
 using DivCon.Harness.Tests.Support;
 using OxyPlot;
 using OxyPlot.Annotations;

@@ -1,5 +1,4 @@
-using DivCon.Harness.Cyclic;
-using DivCon.Harness.Experiments;
+using DivCon.Harness.Workload;
 
 namespace DivCon.Harness.Tests.Support;
 
@@ -15,7 +14,7 @@ internal sealed class FakeScheme(string name, ManualTimeProvider clock, IReadOnl
     public ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken)
     {
         Opened++;
-        IWorkloadProgram[] programs = seconds.Select(p => (IWorkloadProgram)FakeProgram.Fixed(p.Key, clock, p.Value)).ToArray();
+        WorkloadProgram[] programs = seconds.Select(p => FakeProgram.Fixed(p.Key, clock, p.Value).Program).ToArray();
         AllocationTrace? trace = null;
         if (allocation is not null)
         {
@@ -26,9 +25,9 @@ internal sealed class FakeScheme(string name, ManualTimeProvider clock, IReadOnl
         return ValueTask.FromResult<IWorkloadSession>(new Session(this, programs, trace));
     }
 
-    private sealed class Session(FakeScheme owner, IReadOnlyList<IWorkloadProgram> programs, AllocationTrace? trace) : IWorkloadSession
+    private sealed class Session(FakeScheme owner, IReadOnlyList<WorkloadProgram> programs, AllocationTrace? trace) : IWorkloadSession
     {
-        public IReadOnlyList<IWorkloadProgram> Programs { get; } = programs;
+        public IReadOnlyList<WorkloadProgram> Programs { get; } = programs;
 
         public AllocationTrace? Allocations { get; } = trace;
 

@@ -1,5 +1,5 @@
 using System.Collections.Concurrent;
-using DivCon.Harness.Terminal;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Tests.Support;
 

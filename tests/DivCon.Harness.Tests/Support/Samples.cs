@@ -1,5 +1,5 @@
 using DivCon.Harness.Machine;
-using DivCon.Harness.Metrics;
+using DivCon.Harness.Measurement;
 
 namespace DivCon.Harness.Tests.Support;
 

@@ -1,3 +1,4 @@
+using DivCon.Harness.Measurement;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Tests.Support;
 

@@ -1,0 +1,36 @@
+using System.CommandLine;
+using BenchmarkDotNet.Running;
+
+namespace DivCon.Harness.Cli;
+/// <summary>
+/// <c>bench</c>: the BenchmarkDotNet suites in <c>Benchmarks/</c>; every argument after <c>bench</c> goes to
+/// BenchmarkDotNet unchanged (<c>--filter '*Scheduler*' --job short</c>, <c>--list flat</c>, its own <c>--help</c>).
+/// </summary>
+/// <remarks><see cref="HarnessCli.InvokeAsync"/> hands <c>bench</c> to <see cref="Run"/> before parsing, so
+/// BenchmarkDotNet's options never meet System.CommandLine; the command here gives <c>bench</c> its line in the help.</remarks>
+public static class BenchCommand
+{
+    /// <summary>The command's name.</summary>
+    public const string Name = "bench";
+
+    /// <summary>Builds the help-only command.</summary>
+    /// <returns>The command.</returns>
+    public static Command Create()
+    {
+        var command = new Command(Name, "BenchmarkDotNet microbenchmarks; the remaining arguments go to BenchmarkDotNet (e.g. bench --filter '*Skeleton*' --job short).")
+        {
+            TreatUnmatchedTokensAsErrors = false,
+        };
+        command.SetAction(parse => Run(parse.UnmatchedTokens.ToArray()));
+        return command;
+    }
+
+    /// <summary>Runs BenchmarkDotNet's switcher over this assembly's benchmarks.</summary>
+    /// <param name="arguments">BenchmarkDotNet's arguments.</param>
+    /// <returns>0.</returns>
+    public static int Run(string[] arguments)
+    {
+        BenchmarkSwitcher.FromAssembly(typeof(BenchCommand).Assembly).Run(arguments);
+        return 0;
+    }
+}
