@@ -16,8 +16,15 @@ namespace DivCon.Programs.Matrices;
 /// larger than <see cref="MinimumSplitOrder"/>, and only above depth <see cref="MaxSplitDepth"/> (3 by default: at most
 /// 7^3 = 343 leaves, the thesis's limit). The size is the element count (order^2), which a split divides by 4 while
 /// making 7 children, so automatic granularity is resolved by <see cref="ResolveAutomaticGranularity"/>.</para>
-/// <para><b>Cost.</b> The O(n^2) additions in split and merge run inside single tasks, so this program scales less
-/// well than the map-reduce ones. Each split allocates its 14 operands and each merge its result.</para>
+/// <para><b>Long sweeps.</b> A split writes 14 quadrant-sized operands (14 (n/2)^2 elements) and a merge the n^2
+/// elements of its result; at the thesis size the root's split and merge were single tasks of tens of milliseconds,
+/// holding their worker, which delays the multiprogram scheduler's moves of that CPU. So a split or merge that writes
+/// more than <see cref="MaximumSweepLength"/> elements is asynchronous: it allocates its matrices (uninitialised where
+/// the runtime allows; every element is written), then computes them as a parallel sweep over blocks of rows on the
+/// run's scheduler (<see cref="TaskScheduler.Current"/>), each block computing its rows of all 14 operands (or of the
+/// four result quadrants), at most that many elements per block. Smaller ones run as before, in one task. The
+/// arithmetic per element is the same either way, so the product is identical.</para>
+/// <para><b>Cost.</b> Each split allocates its 14 operands and each merge its result.</para>
 /// </remarks>
 public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenProblem, SquareMatrix>
 {
@@ -27,8 +34,33 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
     /// <summary>The default of <see cref="MaxSplitDepth"/> (343 leaves at most).</summary>
     public const int DefaultMaxSplitDepth = 3;
 
+    // The 14 operands of a split, in the order of the products I..VII (left, right of each): which operand, how it is
+    // made and from which quadrants (1-based row, column).
+    private static readonly Operand[] s_operands =
+    [
+        new(Left: true, OperandKind.Sum, 1, 1, 2, 2), new(Left: false, OperandKind.Sum, 1, 1, 2, 2),
+        new(Left: true, OperandKind.Sum, 2, 1, 2, 2), new(Left: false, OperandKind.Copy, 1, 1, 0, 0),
+        new(Left: true, OperandKind.Copy, 1, 1, 0, 0), new(Left: false, OperandKind.Difference, 1, 2, 2, 2),
+        new(Left: true, OperandKind.Copy, 2, 2, 0, 0), new(Left: false, OperandKind.Difference, 2, 1, 1, 1),
+        new(Left: true, OperandKind.Sum, 1, 1, 1, 2), new(Left: false, OperandKind.Copy, 2, 2, 0, 0),
+        new(Left: true, OperandKind.Difference, 2, 1, 1, 1), new(Left: false, OperandKind.Sum, 1, 1, 1, 2),
+        new(Left: true, OperandKind.Difference, 1, 2, 2, 2), new(Left: false, OperandKind.Sum, 2, 1, 2, 2),
+    ];
+
     private readonly int _minimumSplitOrder = DefaultMinimumSplitOrder;
     private readonly int _maxSplitDepth = DefaultMaxSplitDepth;
+    private readonly int _maximumSweepLength = ParallelSweep.DefaultMaximumLength;
+
+    // The engine of the run started last, read by the asynchronous split and merge (concurrent runs of one instance
+    // must therefore use the same engine). Written in OnRunStarting, before the root task is queued (which publishes it).
+    private ExecutionEngine _engine;
+
+    private enum OperandKind
+    {
+        Copy,
+        Sum,
+        Difference,
+    }
 
     /// <summary>Creates the program.</summary>
     /// <param name="options">Default options; <see langword="null"/>: the defaults.</param>
@@ -60,6 +92,24 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
             _maxSplitDepth = value;
         }
     }
+
+    /// <summary>
+    /// Splits and merges that write more than this many elements compute them in parallel, in blocks of rows of at
+    /// most this many elements (see the remarks); default 2^19. At least 1.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int MaximumSweepLength
+    {
+        get => _maximumSweepLength;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 1);
+            _maximumSweepLength = value;
+        }
+    }
+
+    /// <summary>Receives the number of elements written by every sequential piece of a split or merge: for tests.</summary>
+    internal Action<long>? PieceObserver { get; set; }
 
     /// <summary>Multiplies the whole problem plainly (the execute muscle) on the calling thread.</summary>
     /// <param name="problem">The operands.</param>
@@ -103,20 +153,58 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         depth < _maxSplitDepth && problem.Order > _minimumSplitOrder && problem.Order % 2 == 0 && base.ShouldSplit(problem, depth);
 
     /// <inheritdoc/>
+    protected override void OnRunStarting(StrassenProblem problem, DivideAndConquerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        base.OnRunStarting(problem, options);
+        _engine = options.Engine;
+    }
+
+    /// <inheritdoc/>
     protected override IReadOnlyList<StrassenProblem> Split(StrassenProblem problem, int depth)
     {
-        var a = new Quadrants(problem.Left);
-        var b = new Quadrants(problem.Right);
-        return
-        [
-            new(a.Sum(1, 1, 2, 2), b.Sum(1, 1, 2, 2)),
-            new(a.Sum(2, 1, 2, 2), b.Copy(1, 1)),
-            new(a.Copy(1, 1), b.Difference(1, 2, 2, 2)),
-            new(a.Copy(2, 2), b.Difference(2, 1, 1, 1)),
-            new(a.Sum(1, 1, 1, 2), b.Copy(2, 2)),
-            new(a.Difference(2, 1, 1, 1), b.Sum(1, 1, 1, 2)),
-            new(a.Difference(1, 2, 2, 2), b.Sum(2, 1, 2, 2)),
-        ];
+        int half = problem.Order / 2;
+        var operands = new SquareMatrix[s_operands.Length];
+        for (int k = 0; k < operands.Length; k++)
+        {
+            operands[k] = new SquareMatrix(half);
+        }
+
+        PieceObserver?.Invoke((long)s_operands.Length * half * half);
+        FillOperands(problem, operands, 0, half);
+        return Pair(operands);
+    }
+
+    /// <inheritdoc/>
+    protected override ValueTask<IReadOnlyList<StrassenProblem>> SplitAsync(StrassenProblem problem, int depth, CancellationToken cancellationToken)
+    {
+        int half = problem.Order / 2;
+        int rowLength = s_operands.Length * half;
+        if ((long)rowLength * half <= _maximumSweepLength)
+        {
+            return new ValueTask<IReadOnlyList<StrassenProblem>>(Split(problem, depth));
+        }
+
+        var operands = new SquareMatrix[s_operands.Length];
+        for (int k = 0; k < operands.Length; k++)
+        {
+            operands[k] = Uninitialized(half);
+        }
+
+        var observer = PieceObserver;
+        var (blocks, rows) = RowBlocks(half, rowLength);
+        var sweep = ParallelSweep.RunAsync(
+            blocks,
+            block =>
+            {
+                int first = block * rows, end = Math.Min(first + rows, half);
+                observer?.Invoke((long)rowLength * (end - first));
+                FillOperands(problem, operands, first, end);
+            },
+            TaskScheduler.Current,
+            _engine,
+            cancellationToken);
+        return new ValueTask<IReadOnlyList<StrassenProblem>>(ThenAsync<IReadOnlyList<StrassenProblem>>(sweep, () => Pair(operands)));
     }
 
     /// <inheritdoc/>
@@ -127,12 +215,49 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
     {
         ArgumentNullException.ThrowIfNull(subresults);
         int h = subresults[0].Order;
+        var c = new SquareMatrix(2 * h);
+        PieceObserver?.Invoke(4L * h * h);
+        MergeRows(subresults, c, 0, h);
+        return c;
+    }
+
+    /// <inheritdoc/>
+    protected override ValueTask<SquareMatrix> MergeAsync(StrassenProblem problem, IReadOnlyList<SquareMatrix> subresults, int depth, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(subresults);
+        int h = subresults[0].Order;
+        int rowLength = 4 * h;
+        if ((long)rowLength * h <= _maximumSweepLength)
+        {
+            return new ValueTask<SquareMatrix>(Merge(subresults, depth));
+        }
+
+        var c = Uninitialized(2 * h);
+        var observer = PieceObserver;
+        var (blocks, rows) = RowBlocks(h, rowLength);
+        var sweep = ParallelSweep.RunAsync(
+            blocks,
+            block =>
+            {
+                int first = block * rows, end = Math.Min(first + rows, h);
+                observer?.Invoke((long)rowLength * (end - first));
+                MergeRows(subresults, c, first, end);
+            },
+            TaskScheduler.Current,
+            _engine,
+            cancellationToken);
+        return new ValueTask<SquareMatrix>(ThenAsync(sweep, () => c));
+    }
+
+    // Rows [first, end) of the quadrants of C from the seven products (rows of the half-order products).
+    private static void MergeRows(IReadOnlyList<SquareMatrix> subresults, SquareMatrix product, int first, int end)
+    {
+        int h = subresults[0].Order;
         int n = 2 * h;
-        var c = new SquareMatrix(n);
         ReadOnlySpan<int> p1 = subresults[0].Elements, p2 = subresults[1].Elements, p3 = subresults[2].Elements, p4 = subresults[3].Elements;
         ReadOnlySpan<int> p5 = subresults[4].Elements, p6 = subresults[5].Elements, p7 = subresults[6].Elements;
-        var elements = c.Elements.AsSpan();
-        for (int i = 0; i < h; i++)
+        var elements = product.Elements.AsSpan();
+        for (int i = first; i < end; i++)
         {
             var r = new Range(i * h, (i * h) + h);
             var c11 = elements.Slice(i * n, h);
@@ -154,11 +279,70 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
             MatrixKernels.Add(c22, p3[r], c22);
             MatrixKernels.Add(c22, p6[r], c22);
         }
-
-        return c;
     }
 
-    /// <summary>Reads the four quadrants of a matrix of even order without copying them first.</summary>
+    // Rows [first, end) of all 14 operands of a split.
+    private static void FillOperands(StrassenProblem problem, SquareMatrix[] operands, int first, int end)
+    {
+        var a = new Quadrants(problem.Left);
+        var b = new Quadrants(problem.Right);
+        for (int k = 0; k < s_operands.Length; k++)
+        {
+            var operand = s_operands[k];
+            var quadrants = operand.Left ? a : b;
+            var result = operands[k].Elements;
+            int half = operands[k].Order;
+            for (int i = first; i < end; i++)
+            {
+                var row = result.AsSpan(i * half, half);
+                switch (operand.Kind)
+                {
+                    case OperandKind.Copy:
+                        quadrants.Row(operand.Row1, operand.Column1, i).CopyTo(row);
+                        break;
+                    case OperandKind.Sum:
+                        MatrixKernels.Add(quadrants.Row(operand.Row1, operand.Column1, i), quadrants.Row(operand.Row2, operand.Column2, i), row);
+                        break;
+                    default:
+                        MatrixKernels.Subtract(quadrants.Row(operand.Row1, operand.Column1, i), quadrants.Row(operand.Row2, operand.Column2, i), row);
+                        break;
+                }
+            }
+        }
+    }
+
+    private static StrassenProblem[] Pair(SquareMatrix[] operands)
+    {
+        var problems = new StrassenProblem[operands.Length / 2];
+        for (int p = 0; p < problems.Length; p++)
+        {
+            problems[p] = new StrassenProblem(operands[2 * p], operands[(2 * p) + 1]);
+        }
+
+        return problems;
+    }
+
+    // Blocks of whole rows with at most MaximumSweepLength elements each (at least one row per block).
+    private (int Blocks, int Rows) RowBlocks(int rowCount, int rowLength)
+    {
+        int rows = Math.Max(1, _maximumSweepLength / Math.Max(rowLength, 1));
+        return ((rowCount + rows - 1) / rows, rows);
+    }
+
+    private static SquareMatrix Uninitialized(int order) =>
+#if NET5_0_OR_GREATER
+        new(order, GC.AllocateUninitializedArray<int>(order * order));
+#else
+        new(order);
+#endif
+
+    private static async Task<T> ThenAsync<T>(Task sweep, Func<T> result)
+    {
+        await sweep.ConfigureAwait(false);
+        return result();
+    }
+
+    /// <summary>Reads the four quadrants of a matrix of even order without copying them.</summary>
     private readonly struct Quadrants(SquareMatrix matrix)
     {
         private readonly int[] _elements = matrix.Elements;
@@ -166,41 +350,11 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
 
         private int Half => _order / 2;
 
-        public SquareMatrix Copy(int row, int column)
-        {
-            var result = new SquareMatrix(Half);
-            for (int i = 0; i < Half; i++)
-            {
-                QuadrantRow(row, column, i).CopyTo(result.Elements.AsSpan(i * Half, Half));
-            }
-
-            return result;
-        }
-
-        public SquareMatrix Sum(int row1, int column1, int row2, int column2)
-        {
-            var result = new SquareMatrix(Half);
-            for (int i = 0; i < Half; i++)
-            {
-                MatrixKernels.Add(QuadrantRow(row1, column1, i), QuadrantRow(row2, column2, i), result.Elements.AsSpan(i * Half, Half));
-            }
-
-            return result;
-        }
-
-        public SquareMatrix Difference(int row1, int column1, int row2, int column2)
-        {
-            var result = new SquareMatrix(Half);
-            for (int i = 0; i < Half; i++)
-            {
-                MatrixKernels.Subtract(QuadrantRow(row1, column1, i), QuadrantRow(row2, column2, i), result.Elements.AsSpan(i * Half, Half));
-            }
-
-            return result;
-        }
-
         // Row i of quadrant (row, column), both 1-based as in the textbook formulas.
-        private ReadOnlySpan<int> QuadrantRow(int row, int column, int i) =>
+        public ReadOnlySpan<int> Row(int row, int column, int i) =>
             _elements.AsSpan((((row - 1) * Half) + i) * _order + ((column - 1) * Half), Half);
     }
+
+    /// <summary>One operand of a split: a copy, sum or difference of quadrants of the left or right matrix.</summary>
+    private readonly record struct Operand(bool Left, OperandKind Kind, int Row1, int Column1, int Row2, int Column2);
 }

@@ -15,12 +15,29 @@ namespace DivCon.Programs.Sorting;
 /// output when d is even and in the scratch buffer when d is odd. A merge at depth d therefore reads its children's
 /// runs from one buffer and writes to the other, and the root's result lands in the output. A leaf sorts in the
 /// buffer of its own depth, which also handles leaves at different depths.</para>
+/// <para><b>Long merges.</b> A merge of more than <see cref="MaximumSweepLength"/> elements is not done by one task
+/// (the root's merge of the thesis size took hundreds of milliseconds, holding its worker, which delays the
+/// multiprogram scheduler's moves of that CPU): its asynchronous merge runs <see cref="ParallelMerge"/> on the run's
+/// scheduler (<see cref="TaskScheduler.Current"/>), split down to pieces of at most that many elements, and hands the
+/// engine its task (under the fork-join engine, a fork-join recursion of the same division). Merges no longer than
+/// that stay sequential, as in the thesis's mergesort; <see cref="ParallelMergesort"/> goes further and merges in
+/// parallel for speed. The output is the same either way (a merge of sorted integers is unique).</para>
 /// </remarks>
 public class Mergesort : GranularDivideAndConquer<IndexRange, IndexRange>
 {
     private readonly int[] _source;
     private readonly int[] _output;
     private readonly int[] _scratch;
+    private readonly int _maximumSweepLength = ParallelSweep.DefaultMaximumLength;
+
+    private static readonly Action<object?> s_forkedMerge = static state =>
+    {
+        var (sort, problem, scheduler) = ((Mergesort, MergeProblem, TaskScheduler))state!;
+        sort.ForkJoinMerge(problem, scheduler);
+    };
+
+    // Per run (an instance runs one sort at a time: every run writes the same buffers): set in OnRunStarting.
+    private ExecutionEngine _engine;
 
     /// <summary>Creates the sort of <paramref name="source"/> into <paramref name="output"/>.</summary>
     /// <param name="source">The elements to sort (never written).</param>
@@ -35,6 +52,24 @@ public class Mergesort : GranularDivideAndConquer<IndexRange, IndexRange>
         _output = output;
         _scratch = new int[source.Length];
     }
+
+    /// <summary>
+    /// Merges of more than this many elements are done in parallel, in pieces of at most this many (see the remarks);
+    /// default 2^19. At least 2.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 2.</exception>
+    public int MaximumSweepLength
+    {
+        get => _maximumSweepLength;
+        init
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThan(value, 2);
+            _maximumSweepLength = value;
+        }
+    }
+
+    /// <summary>Receives the number of elements of every sequential piece of work (a merge or a piece of one, a leaf): for tests.</summary>
+    internal Action<long>? PieceObserver { get; set; }
 
     /// <summary>The root problem: every index.</summary>
     public IndexRange WholeRange => new(0, _source.Length);
@@ -66,12 +101,69 @@ public class Mergesort : GranularDivideAndConquer<IndexRange, IndexRange>
         ArgumentNullException.ThrowIfNull(subresults);
         var (left, right) = (subresults[0], subresults[1]);
         int[] from = BufferAt(depth + 1), to = BufferAt(depth);
+        PieceObserver?.Invoke(left.Length + right.Length);
         SortKernels.Merge(from.AsSpan(left.Start, left.Length), from.AsSpan(right.Start, right.Length), to.AsSpan(left.Start, left.Length + right.Length));
         return new IndexRange(left.Start, right.End);
     }
 
+    /// <inheritdoc/>
+    protected override void OnRunStarting(IndexRange problem, DivideAndConquerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        base.OnRunStarting(problem, options);
+        _engine = options.Engine;
+    }
+
+    /// <inheritdoc/>
+    protected override ValueTask<IndexRange> MergeAsync(IndexRange problem, IReadOnlyList<IndexRange> subresults, int depth, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(subresults);
+        var (left, right) = (subresults[0], subresults[1]);
+        int total = left.Length + right.Length;
+        int leafSize = MergeLeafSize(total);
+        if (total <= leafSize)
+        {
+            return new ValueTask<IndexRange>(Merge(subresults, depth));
+        }
+
+        var mergeProblem = new MergeProblem(BufferAt(depth + 1), left, right, BufferAt(depth), left.Start, leafSize);
+        var scheduler = TaskScheduler.Current;
+        if (_engine == ExecutionEngine.ForkJoin)
+        {
+            ForkJoinMerge(mergeProblem, scheduler);
+            return new ValueTask<IndexRange>(new IndexRange(left.Start, right.End));
+        }
+
+        // The nested run's result is the destination range it filled, which is this node's merged range.
+        var options = DivideAndConquerOptions.Default with { Scheduler = scheduler };
+        var merge = PieceObserver is { } observer ? new ParallelMerge { PieceObserver = observer } : ParallelMerge.Shared;
+        return new ValueTask<IndexRange>(merge.RunAsync(mergeProblem, options, cancellationToken));
+    }
+
+    /// <summary>The most elements a merge of <paramref name="total"/> elements merges in one piece (at least 2).</summary>
+    /// <param name="total">The elements of the merge.</param>
+    /// <returns>Merges no longer than this are sequential; longer ones are split into pieces no longer than it.</returns>
+    internal virtual int MergeLeafSize(int total) => _maximumSweepLength;
+
+    private void ForkJoinMerge(MergeProblem problem, TaskScheduler scheduler)
+    {
+        if (problem.Length <= problem.LeafSize)
+        {
+            PieceObserver?.Invoke(problem.Length);
+            ParallelMerge.MergeSequentially(problem);
+            return;
+        }
+
+        var (first, second) = ParallelMerge.Divide(problem);
+        var forked = Task.Factory.StartNew(s_forkedMerge, (this, first, scheduler), CancellationToken.None, TaskCreationOptions.DenyChildAttach, scheduler);
+        ForkJoinMerge(second, scheduler);
+        // Blocks like the fork-join engine does; the wait lets the scheduler run the forked half inline if no worker took it.
+        forked.GetAwaiter().GetResult();
+    }
+
     private IndexRange SortLeaf(IndexRange range, int depth)
     {
+        PieceObserver?.Invoke(range.Length);
         int[] buffer = BufferAt(depth);
         Array.Copy(_source, range.Start, buffer, range.Start, range.Length);
         Array.Sort(buffer, range.Start, range.Length);

@@ -88,8 +88,15 @@ public sealed class ParallelMerge : DivideAndConquer<MergeProblem, IndexRange>
         return [first, second];
     }
 
+    /// <summary>Receives the length of every sequential merge (leaf): for tests.</summary>
+    internal Action<long>? PieceObserver { get; init; }
+
     /// <inheritdoc/>
-    protected override IndexRange Execute(MergeProblem problem, int depth) => MergeSequentially(problem);
+    protected override IndexRange Execute(MergeProblem problem, int depth)
+    {
+        PieceObserver?.Invoke(problem.Length);
+        return MergeSequentially(problem);
+    }
 
     /// <inheritdoc/>
     protected override IndexRange Merge(IReadOnlyList<IndexRange> subresults, int depth)

@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Numerics;
+using System.Runtime.InteropServices;
 
 namespace DivCon.Programs.Sorting;
 
@@ -51,6 +53,62 @@ public static class SortKernels
 
         Debug.Assert(low == high, "Every slot is filled exactly once.");
         return low;
+    }
+
+    /// <summary>The number of elements of <paramref name="items"/> less than <paramref name="bound"/> (vectorised).</summary>
+    /// <param name="items">The elements.</param>
+    /// <param name="bound">The bound.</param>
+    /// <returns>The count.</returns>
+    internal static int CountLess(ReadOnlySpan<int> items, int bound)
+    {
+        int count = 0;
+        int i = 0;
+        if (Vector.IsHardwareAccelerated && items.Length >= Vector<int>.Count)
+        {
+            // LessThan gives -1 (all bits set) per lane where true, so subtracting it counts per lane; a lane counts at
+            // most items.Length / lanes, far below int.MaxValue for any span.
+            var bounds = new Vector<int>(bound);
+            var counts = Vector<int>.Zero;
+            var vectors = MemoryMarshal.Cast<int, Vector<int>>(items);
+            foreach (var vector in vectors)
+            {
+                counts -= Vector.LessThan(vector, bounds);
+            }
+
+            count = Vector.Dot(counts, Vector<int>.One);
+            i = vectors.Length * Vector<int>.Count;
+        }
+
+        for (; i < items.Length; i++)
+        {
+            count += items[i] < bound ? 1 : 0;
+        }
+
+        return count;
+    }
+
+    /// <summary>
+    /// Copies <paramref name="source"/> into <paramref name="destination"/>, elements less than <paramref name="bound"/>
+    /// to consecutive slots from <paramref name="lessStart"/>, the others to consecutive slots from
+    /// <paramref name="otherStart"/>, each in source order. Branch-free, and it writes exactly one slot per element
+    /// (never a slot of another block: blocks of a parallel partition scatter into the same array at once).
+    /// </summary>
+    /// <param name="source">The block's elements (not written; must not overlap the slots written).</param>
+    /// <param name="destination">Receives them.</param>
+    /// <param name="bound">Elements below it go to the first run.</param>
+    /// <param name="lessStart">Where the block's elements below the bound start.</param>
+    /// <param name="otherStart">Where the block's other elements start.</param>
+    internal static void Scatter(ReadOnlySpan<int> source, int[] destination, int bound, int lessStart, int otherStart)
+    {
+        int less = lessStart, other = otherStart;
+        foreach (int value in source)
+        {
+            // mask = -1 when value < bound, else 0: the slot is 'less' or 'other' without a branch.
+            int mask = -(value < bound ? 1 : 0);
+            destination[other + ((less - other) & mask)] = value;
+            less -= mask;
+            other += 1 + mask;
+        }
     }
 
     /// <summary>Partitions <paramref name="items"/> in place: elements less than <paramref name="bound"/> first (Hoare's two-pointer scan).</summary>
