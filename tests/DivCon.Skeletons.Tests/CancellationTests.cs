@@ -68,25 +68,36 @@ public sealed class CancellationTests
     [Fact]
     public async Task Cancelling_a_fork_join_run_releases_its_blocked_waits_and_ends_Canceled()
     {
-        // With a cancellable token fork-join waits are never inlined, so every blocked parent holds a thread: give
-        // the 63 internal nodes of a 64-leaf tree enough threads, and cancel from the 10th execute.
+        // With a cancellable token fork-join waits are never inlined, so every blocked parent holds a thread. Every
+        // leaf blocks on a gate too, so every one of the 127 tasks of a 64-leaf tree blocks: the 72 threads all end
+        // up blocked with tasks still queued (starved), and nothing can run until the cancellation releases the
+        // waits. The gate opens only after cancelling, so no leaf that had not started by then executes.
+        // (Cancelling from inside the 10th leaf instead raced with the other leaves: a canceller delayed on a loaded
+        // machine, or by Mono's first-call compilation, let dozens more leaves pass their check and execute.)
         using var scheduler = new CountingTaskScheduler(72, allowInlining: false, "wide");
         using var cancellation = new CancellationTokenSource();
+        using var gate = new ManualResetEventSlim();
         int executes = 0;
         var program = NonBlockingTests.CompleteBinaryTree(() =>
         {
-            if (Interlocked.Increment(ref executes) == 10)
-            {
-                cancellation.Cancel();
-            }
+            Interlocked.Increment(ref executes);
+            gate.Wait(TestTimeouts.Generous);
         });
 
         var run = program.RunAsync(new IndexRange(0, 64), DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = ExecutionEngine.ForkJoin }, cancellation.Token);
 
+        Assert.True(TestTimeouts.SpinUntil(scheduler.IsStarved), "The tree never blocked every thread.");
+        int started = Volatile.Read(ref executes);
+        Assert.False(run.IsCompleted);
+        await cancellation.CancelAsync();
+        gate.Set();
+
         var canceled = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.Bounded());
         Assert.True(run.IsCanceled);
         Assert.Equal(cancellation.Token, canceled.CancellationToken);
-        Assert.True(executes < 40, $"{executes} of 64 leaves executed");
+        // 72 threads cannot hold all 64 leaves and their 63 ancestors, so some leaves were still queued.
+        Assert.InRange(started, 1, 63);
+        Assert.Equal(started, Volatile.Read(ref executes));
         Assert.True(TestTimeouts.SpinUntil(() => scheduler.IsIdle));
     }
 

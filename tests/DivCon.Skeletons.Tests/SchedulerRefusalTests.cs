@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons.Tests.Infrastructure;
 
 namespace DivCon.Skeletons.Tests;
@@ -5,7 +6,8 @@ namespace DivCon.Skeletons.Tests;
 /// <summary>
 /// A scheduler that stops accepting tasks (disposed) while an asynchronous split or merge is pending: the run
 /// ends, faulted with the scheduler's refusal, or cancelled when its token is; it never hangs. Deterministic: the
-/// split or merge waits on a gate that the test opens only after the scheduler refuses work.
+/// split or merge suspends on a gate that the test opens only after the program has suspended on it and the
+/// scheduler refuses work.
 /// </summary>
 public sealed class SchedulerRefusalTests
 {
@@ -23,14 +25,10 @@ public sealed class SchedulerRefusalTests
         { ExecutionEngine.ForkJoin, Pending.Merge },
     };
 
-    [SkippableTheory]
+    [Theory]
     [MemberData(nameof(Cases))]
     public async Task A_refusal_after_an_async_split_or_merge_faults_the_run_with_the_schedulers_exception(ExecutionEngine engine, Pending pending)
     {
-        // Seen intermittently in full Mono runs only ("no exception was thrown"), never on .NET: skipped there, visibly.
-        Skip.If(
-            Type.GetType("Mono.Runtime") is not null && engine == ExecutionEngine.Continuation && pending == Pending.Merge,
-            "Mono: the continuation-engine merge case intermittently completes without reaching the refusing scheduler.");
         var scheduler = new RefusingTaskScheduler();
         var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -38,6 +36,15 @@ public sealed class SchedulerRefusalTests
 
         var run = program.RunAsync(1, DivideAndConquerOptions.Default with { Scheduler = scheduler, Engine = engine });
         await entered.Task.WaitAsync(TestTimeouts.Generous);
+        if (engine == ExecutionEngine.Continuation)
+        {
+            // The program is suspended on the closed gate, so its phase cannot have completed; once the task that
+            // called it has returned, the engine has seen the phase pending and parked the node. Opening the gate
+            // earlier could let the phase complete before the engine looked, and a root merge completed at once
+            // finishes the run without queuing anything (no refusal to observe).
+            Assert.True(TestTimeouts.SpinUntil(() => scheduler.IsIdle), "The task that started the pending phase never returned.");
+        }
+
         scheduler.StopAccepting();
         gate.SetResult();
 
@@ -54,15 +61,10 @@ public sealed class SchedulerRefusalTests
         Assert.True(run.IsFaulted);
     }
 
-    [SkippableTheory]
+    [Theory]
     [MemberData(nameof(Cases))]
     public async Task Cancellation_ends_a_run_whose_split_or_merge_can_never_resume_on_its_refusing_scheduler(ExecutionEngine engine, Pending pending)
     {
-        // Mono's TPL sometimes runs the fork-join merge's captured-scheduler continuation without offering it to the
-        // scheduler (seen intermittently in full Mono runs, never on .NET): skipped there, visibly, until understood.
-        Skip.If(
-            Type.GetType("Mono.Runtime") is not null && engine == ExecutionEngine.ForkJoin && pending == Pending.Merge,
-            "Mono: the fork-join merge's continuation is not always offered to the refusing scheduler (intermittent).");
         var scheduler = new RefusingTaskScheduler();
         var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var entered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -144,18 +146,11 @@ public sealed class SchedulerRefusalTests
     }
 
     /// <summary>
-    /// A root that splits into two leaves (value 1 each) and merges by adding; the chosen phase signals
-    /// <paramref name="entered"/> and waits for <paramref name="gate"/>.
+    /// A root that splits into two leaves (value 1 each) and merges by adding; the chosen phase awaits
+    /// <paramref name="gate"/> and signals <paramref name="entered"/> once it has suspended on it.
     /// </summary>
     private static DivideAndConquer<int, int> GatedProgram(Pending pending, TaskCompletionSource entered, TaskCompletionSource gate, bool resumeOnCurrentScheduler)
     {
-        // With resumeOnCurrentScheduler the awaits resume on TaskScheduler.Current, which is the run's scheduler.
-        async Task Wait()
-        {
-            entered.TrySetResult();
-            await gate.Task.ConfigureAwait(resumeOnCurrentScheduler);
-        }
-
         // Every node a task: the default time-based granularity could run a node inline, and then nothing is offered
         // to the refusing scheduler (which these tests are about), depending on the machine's load.
         var program = DivideAndConquer.CreateAsync<int, int>(
@@ -164,7 +159,7 @@ public sealed class SchedulerRefusalTests
             {
                 if (pending == Pending.Split)
                 {
-                    await Wait().ConfigureAwait(resumeOnCurrentScheduler);
+                    await new SuspendOnGate(gate.Task, entered, resumeOnCurrentScheduler);
                 }
 
                 return [n, n];
@@ -174,12 +169,41 @@ public sealed class SchedulerRefusalTests
             {
                 if (pending == Pending.Merge)
                 {
-                    await Wait().ConfigureAwait(resumeOnCurrentScheduler);
+                    await new SuspendOnGate(gate.Task, entered, resumeOnCurrentScheduler);
                 }
 
                 return results[0] + results[1];
             });
         program.Granularity = Granularity.EveryNodeATask;
         return program;
+    }
+
+    /// <summary>
+    /// Awaits a gate and signals <c>entered</c> only after the awaiting method has suspended on it (its continuation
+    /// registered with the gate), never before. Signalling before the await let a test open the gate first on a slow
+    /// or loaded runtime (seen on Mono): the phase then completed synchronously and bypassed the refusing scheduler.
+    /// With <c>resumeOnCurrentScheduler</c> the continuation resumes on <see cref="TaskScheduler.Current"/> at the
+    /// await, which inside a node's task is the run's scheduler.
+    /// </summary>
+    private readonly struct SuspendOnGate(Task gate, TaskCompletionSource entered, bool resumeOnCurrentScheduler) : ICriticalNotifyCompletion
+    {
+        /// <summary>Never complete when awaited: the awaiting method always suspends.</summary>
+        public bool IsCompleted => false;
+
+        public SuspendOnGate GetAwaiter() => this;
+
+        public void GetResult() => gate.GetAwaiter().GetResult();
+
+        public void OnCompleted(Action continuation)
+        {
+            gate.ConfigureAwait(resumeOnCurrentScheduler).GetAwaiter().OnCompleted(continuation);
+            entered.TrySetResult();
+        }
+
+        public void UnsafeOnCompleted(Action continuation)
+        {
+            gate.ConfigureAwait(resumeOnCurrentScheduler).GetAwaiter().UnsafeOnCompleted(continuation);
+            entered.TrySetResult();
+        }
     }
 }

@@ -38,9 +38,15 @@ internal sealed class TaskLedger
     public int RanCount => _ran.Count(r => Volatile.Read(ref r) == 1);
 
     /// <summary>Queues the spawners from the calling (non-worker) thread.</summary>
-    public void Start()
+    public void Start() => Start(0, Spawners);
+
+    /// <summary>
+    /// Queues spawners <paramref name="first"/> to <paramref name="first"/> + <paramref name="count"/> - 1 from the
+    /// calling (non-worker) thread; <see cref="Done"/> completes only once every spawner was queued and ran.
+    /// </summary>
+    public void Start(int first, int count)
     {
-        for (int s = 0; s < Spawners; s++)
+        for (int s = first; s < first + count; s++)
         {
             Task.Factory.StartNew(Spawner, s, CancellationToken.None, TaskCreationOptions.None, Program);
         }
