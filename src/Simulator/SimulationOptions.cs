@@ -37,11 +37,20 @@ public sealed record SimulationOptions
     public bool Lending { get; init; } = true;
 
     /// <summary>
-    /// Standby handover for partitioning schemes: a worker asked to move while it runs a task of its old program
-    /// starts serving its new owner at once, time-sliced on its core with the unfinished task (processor sharing of
-    /// the two), instead of moving only when the task ends.
+    /// Standby handover for partitioning schemes (on by default, as in the mechanism): each core has a second thread
+    /// slot; when a decision moves a core whose serving thread is inside a task that has run for
+    /// <see cref="HandoverThreshold"/>, the standby takes over and serves the new owner at once (after a wake), the
+    /// two threads time-sharing the core (processor sharing) until the old task ends and its thread parks. A core
+    /// whose two threads are both inside tasks takes a further move only when one of them ends. Off: a busy worker
+    /// moves at its next task boundary (the mechanism with <c>--no-standby</c>).
     /// </summary>
-    public bool StandbyHandover { get; init; }
+    public bool StandbyHandover { get; init; } = true;
+
+    /// <summary>
+    /// How long the serving thread must have been inside its task before the standby takes over (the mechanism's
+    /// <c>MultiprogramSchedulerOptions.MoveHandoverThreshold</c>, 1 ms); zero hands over at once.
+    /// </summary>
+    public TimeSpan HandoverThreshold { get; init; } = DivCon.Schedulers.Multiprogram.MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold;
 
     /// <summary>The OS time slice for oversubscribed threads (default 4 ms).</summary>
     public TimeSpan Quantum { get; init; } = TimeSpan.FromMilliseconds(4);
@@ -92,6 +101,7 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfNegative(MoveOverheadNs, nameof(MoveOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
+        NotNegative(HandoverThreshold, nameof(HandoverThreshold));
         ArgumentOutOfRangeException.ThrowIfNegative(FlattenBelowNs, nameof(FlattenBelowNs));
         if (!double.IsFinite(ClampOutliers) || (ClampOutliers != 0 && ClampOutliers <= 1))
         {

@@ -20,7 +20,27 @@ public sealed record SimulatedAllocation(TimeSpan Time, IReadOnlyList<int> Cores
 /// <param name="Moves">Worker moves between programs (partitioning schemes).</param>
 /// <param name="Decisions">Rebalance decisions asked for (skipped ones included).</param>
 /// <param name="Lends">Times an idle worker served another program (partitioning schemes with lending).</param>
-public sealed record SimulationCounters(long Events, long Tasks, long Steals, long Moves, long Decisions, long Lends);
+public sealed record SimulationCounters(long Events, long Tasks, long Steals, long Moves, long Decisions, long Lends)
+{
+    /// <summary>Moves carried out by a standby taking over its core (a subset of <see cref="Moves"/>).</summary>
+    public long Handovers { get; init; }
+}
+
+/// <summary>
+/// One core that a partitioning decision moved from one program to another, and its practical latency: from the
+/// decision to the first moment a thread of that core served the new owner (the mechanism's <c>MoveArrivals</c>).
+/// </summary>
+/// <param name="DecidedAt">Simulated time of the decision.</param>
+/// <param name="Cpu">The core.</param>
+/// <param name="From">Index of the program that owned the core (workload order).</param>
+/// <param name="To">Index of the program that owns it now.</param>
+/// <param name="Latency">
+/// Decision to arrival, the wake and move costs paid before the new owner's first task included: an idle worker
+/// moves at once (a wake), a busy one at its task boundary (the move cost) or by a standby handover (a wake, at the
+/// earliest when the old task has run <see cref="SimulationOptions.HandoverThreshold"/>). Null when a later decision
+/// superseded the move before it arrived, or the test ended first.
+/// </param>
+public sealed record SimulatedMove(TimeSpan DecidedAt, int Cpu, int From, int To, TimeSpan? Latency);
 
 /// <summary>What a simulated cyclic test produced.</summary>
 /// <param name="Scheme">The scheme.</param>
@@ -37,4 +57,8 @@ public sealed record SimulatedCyclicTest(
     IReadOnlyList<SimulatedAllocation> Allocations,
     TimeSpan TimeLimit,
     TimeSpan Elapsed,
-    SimulationCounters Counters);
+    SimulationCounters Counters)
+{
+    /// <summary>Every core moved between programs by a decision (partitioning schemes), in decision order.</summary>
+    public IReadOnlyList<SimulatedMove> Moves { get; init; } = [];
+}

@@ -74,6 +74,17 @@ public sealed class WorkloadSimulator
         return simulation.Run(cancellationToken);
     }
 
+    /// <summary>Tests only: a cyclic test whose partitioning moves are scripted (time, core, program index) instead of decided.</summary>
+    internal SimulatedCyclicTest RunScripted(IReadOnlyList<SimulatedProgram> programs, SimulatedScheme scheme, IReadOnlyList<(TimeSpan At, int Core, int Program)> moves, TimeSpan timeLimit)
+    {
+        ValidateWorkload(programs);
+        var simulation = new Simulation(Options, scheme, programs, null, SimulationOptions.Nanoseconds(timeLimit), Options.Seed)
+        {
+            Script = [.. moves.Select(m => (SimulationOptions.Nanoseconds(m.At), m.Core, m.Program))],
+        };
+        return simulation.Run(CancellationToken.None);
+    }
+
     /// <summary>
     /// <see cref="SimulationOptions.IsolatedRuns"/> runs of one program alone on <paramref name="cores"/> cores of
     /// one work-stealing pool (the harness's isolated scheme), each with its own random stream: the C_SP sample.

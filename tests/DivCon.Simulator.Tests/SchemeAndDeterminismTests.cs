@@ -18,13 +18,16 @@ public sealed class SchemeAndDeterminismTests
     public static TheoryData<SimulatedScheme, bool> Schemes()
     {
         var data = new TheoryData<SimulatedScheme, bool>();
+        // Standby handover is the default: every scheme with it; the partitioning ones also without it.
         foreach (var scheme in SimulatedSchemes.All)
         {
-            data.Add(scheme, false);
+            data.Add(scheme, true);
+            if (scheme.Partitions())
+            {
+                data.Add(scheme, false);
+            }
         }
 
-        data.Add(SimulatedScheme.Dynamic, true);
-        data.Add(SimulatedScheme.HillClimbing, true);
         return data;
     }
 
@@ -52,6 +55,17 @@ public sealed class SchemeAndDeterminismTests
         Assert.True(test.Elapsed >= test.TimeLimit);
         Assert.Equal(scheme.Partitions(), test.Allocations.Count > 0);
         Assert.All(test.Allocations.Skip(2), a => Assert.Equal(8, a.Cores.Sum()));
+        // Moves change a core's owner and arrive after their decision (or never, when superseded).
+        Assert.Equal(scheme.Partitions(), test.Moves.Count > 0);
+        Assert.All(test.Moves, m =>
+        {
+            Assert.NotEqual(m.From, m.To);
+            Assert.True(m.Latency is null || m.Latency >= TimeSpan.Zero);
+        });
+        if (!standby)
+        {
+            Assert.Equal(0, test.Counters.Handovers);
+        }
     }
 
     [Theory]
@@ -64,8 +78,11 @@ public sealed class SchemeAndDeterminismTests
         var first = new WorkloadSimulator(options).RunCyclic(Workload(), scheme, TimeSpan.FromMilliseconds(200));
         var second = new WorkloadSimulator(options).RunCyclic(Workload(), scheme, TimeSpan.FromMilliseconds(200));
 
+        Assert.True(options.StandbyHandover);
         Assert.Equal(first.Runs, second.Runs);
         Assert.Equal(first.Counters, second.Counters);
+        Assert.Equal(first.Moves, second.Moves);
+        Assert.Equal(first.Allocations.Select(a => (a.Time, string.Join(",", a.Cores))), second.Allocations.Select(a => (a.Time, string.Join(",", a.Cores))));
     }
 
     [Fact]

@@ -13,7 +13,9 @@ namespace DivCon.Harness.Cli;
 /// <c>simulate</c>: replays recorded task trees (from <c>trace</c>) on N simulated cores under the schemes, with the
 /// project's own policies making the partitioning decisions, and writes the same reports as the real experiments,
 /// labelled simulated. Modes: <c>cyclic</c> (the workload's programs restarted until the time limit),
-/// <c>symmetric</c> (k instances of each program in turn) and <c>scalability</c> (each program alone on 1..N cores).
+/// <c>symmetric</c> (k instances of each program in turn), <c>scalability</c> (each program alone on 1..N cores) and
+/// <c>validate</c> (the measured experiments under <c>--measured</c> simulated on their machine's core count, and the
+/// simulated figures compared with the measured ones: see <see cref="SimulationValidation"/>).
 /// </summary>
 public static class SimulateCommand
 {
@@ -23,8 +25,21 @@ public static class SimulateCommand
     public static Command Create(CliHost host)
     {
         ArgumentNullException.ThrowIfNull(host);
-        var mode = new Option<string>("--mode") { Description = "cyclic, symmetric or scalability.", DefaultValueFactory = _ => "cyclic", HelpName = "mode" };
-        mode.AcceptOnlyFromAmong("cyclic", "symmetric", "scalability");
+        var mode = new Option<string>("--mode") { Description = "cyclic, symmetric, scalability or validate.", DefaultValueFactory = _ => "cyclic", HelpName = "mode" };
+        mode.AcceptOnlyFromAmong("cyclic", "symmetric", "scalability", "validate");
+        var measured = new Option<string>("--measured")
+        {
+            Description = "Validate mode: the measured results root (scalability/ and the cyclic folders); the core count is the measured one.",
+            DefaultValueFactory = _ => CommonOptions.ReferenceRoot,
+            HelpName = "folder",
+        };
+        var validateFolders = new Option<string[]>("--validate-folders")
+        {
+            Description = "Validate mode: measured cyclic/symmetric folders to compare.",
+            DefaultValueFactory = _ => [.. SimulationValidation.DefaultFolders],
+            AllowMultipleArgumentsPerToken = true,
+            HelpName = "folder,...",
+        };
         var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis-loaded", HelpName = "folder" };
         var programs = NameListOption.Create("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
@@ -56,7 +71,10 @@ public static class SimulateCommand
         };
         var taskOverhead = new Option<long>("--task-overhead-ns") { Description = "Machinery per task, ns.", DefaultValueFactory = _ => new SimulationOptions().TaskOverheadNs };
         var stealOverhead = new Option<long>("--steal-overhead-ns") { Description = "Extra cost of a stolen task, ns.", DefaultValueFactory = _ => new SimulationOptions().StealOverheadNs };
-        var standby = new Option<bool>("--standby") { Description = "Partitioning: a moved core serves its new owner at once, time-sliced with the unfinished task." };
+        var noStandby = new Option<bool>("--no-standby")
+        {
+            Description = "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).",
+        };
         var noLending = new Option<bool>("--no-lending") { Description = "Partitioning: idle workers do not serve other programs." };
         var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads injected beyond one per core.", DefaultValueFactory = _ => 0 };
         extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
@@ -70,18 +88,21 @@ public static class SimulateCommand
         };
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, standby, noLending, extraThreads, inflation, coarsen, flatten, clamp,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, inflation, coarsen, flatten, clamp,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
-            int coreCount = parse.GetValue(cores);
+            string modeName = parse.GetValue(mode)!;
+            string[] folders = [.. (parse.GetValue(validateFolders) ?? []).SelectMany(f => f.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))];
+            // Validation simulates the measuring machine: its worker count, not --cores.
+            int coreCount = modeName == "validate" ? SimulationValidation.MeasuredWorkers(parse.GetValue(measured)!, folders) : parse.GetValue(cores);
             var options = new SimulationOptions
             {
                 Cores = coreCount,
                 Seed = parse.GetValue(seed),
                 TaskOverheadNs = parse.GetValue(taskOverhead),
                 StealOverheadNs = parse.GetValue(stealOverhead),
-                StandbyHandover = parse.GetValue(standby),
+                StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
                 Inflation = ParseInflation(parse.GetValue(inflation)),
@@ -99,7 +120,6 @@ public static class SimulateCommand
                 throw new ArgumentException($"Bad simulation setting: {e.Message}", e);
             }
 
-            string modeName = parse.GetValue(mode)!;
             string folder = parse.GetValue(name) ?? string.Create(CultureInfo.InvariantCulture, $"simulated-{modeName}-{coreCount}");
             string[] programNames = [.. (parse.GetValue(programs) ?? []).Select(p => ProgramCatalog.TryFind(p, out var d) ? d!.Name : p)];
             SimulatedScheme[] schemeList = [.. (parse.GetValue(schemes) ?? []).Select(SimulatedSchemes.Parse)];
@@ -125,6 +145,26 @@ public static class SimulateCommand
                         SimulatedExperiments.WriteLabel(context.Output, options, labels);
                         return Task.FromResult(rows);
                     }, rows => host.Console.Write(ScalabilityTable(rows)), cancellationToken).ConfigureAwait(false);
+                    break;
+                case "validate":
+                    await ExperimentOutput.RunAsync(host, parse.GetValue(outRoot)!, folder, coreCount, (context, _) =>
+                    {
+                        var byProgram = traces.ToDictionary(t => t.Program.Name, t => t.Program, StringComparer.Ordinal);
+                        SimulatedProgram Load(string program) => byProgram.TryGetValue(program, out var p)
+                            ? p
+                            : byProgram[program] = TraceLibrary.Load(parse.GetValue(traceDir)!, program, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers).Program;
+                        var report = SimulationValidation.Run(simulator, parse.GetValue(measured)!, Load, folders, context, cancellationToken);
+                        string title = string.Create(CultureInfo.InvariantCulture,
+                            $"Simulated on {coreCount} cores from the traces in `{parse.GetValue(traceDir)}` (standby handover {(options.StandbyHandover ? "on" : "off")}, seed {options.Seed}), against the measured results in `{parse.GetValue(measured)}`.");
+                        SimulationValidation.Write(context.Output, report, title);
+                        SimulatedExperiments.WriteLabel(context.Output, options, labels);
+                        return Task.FromResult(report);
+                    }, report =>
+                    {
+                        var text = new StringWriter(CultureInfo.InvariantCulture);
+                        SimulationValidation.WriteMarkdown(text, report, string.Empty);
+                        host.Console.WriteLine(text.ToString());
+                    }, cancellationToken).ConfigureAwait(false);
                     break;
                 case "symmetric":
                     foreach (var trace in traces)

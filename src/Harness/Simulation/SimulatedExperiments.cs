@@ -29,6 +29,24 @@ public static class SimulatedExperiments
         WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<SimulatedScheme> schemes, TimeSpan timeLimit,
         string workload, ExperimentContext context, CancellationToken cancellationToken)
     {
+        var simulated = SimulateCyclic(simulator, programs, schemes, timeLimit, workload, context, cancellationToken);
+        CyclicReportWriter.Write(context.Output, simulated.Result);
+        return simulated;
+    }
+
+    /// <summary>As <see cref="RunCyclic"/>, without writing the reports (the context serves only for progress).</summary>
+    /// <param name="simulator">The simulator.</param>
+    /// <param name="programs">The workload.</param>
+    /// <param name="schemes">The schemes.</param>
+    /// <param name="timeLimit">The time limit.</param>
+    /// <param name="workload">Workload name (the result's title adds "simulated, N cores").</param>
+    /// <param name="context">Progress.</param>
+    /// <param name="cancellationToken">Stops the simulation.</param>
+    /// <returns>The result (move latencies included for the partitioning schemes) and the cost per scheme.</returns>
+    public static (CyclicExperimentResult Result, IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)> Costs) SimulateCyclic(
+        WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<SimulatedScheme> schemes, TimeSpan timeLimit,
+        string workload, ExperimentContext context, CancellationToken cancellationToken)
+    {
         ArgumentNullException.ThrowIfNull(simulator);
         ArgumentNullException.ThrowIfNull(programs);
         ArgumentNullException.ThrowIfNull(schemes);
@@ -49,6 +67,8 @@ public static class SimulatedExperiments
         var charts = new List<(string, AllocationChart)>();
         var incomplete = new List<IncompleteScheme>();
         var costs = new List<(string, double, SimulationCounters)>();
+        var moveLatencies = new List<MoveLatencySummary>();
+        var moveSamples = new List<(string, MoveSample)>();
         string[] names = [.. programs.Select(p => p.Name)];
         // Schemes are independent simulations: run them on all CPUs at once (each is single-threaded and
         // deterministic, so the results do not depend on the parallelism), then assemble them in scheme order.
@@ -70,6 +90,13 @@ public static class SimulatedExperiments
             costs.Add((scheme.Name(), wall[i], test.Counters));
             var result = new CyclicTestResult(names, [.. test.Runs.Select(r => new RunRecord(r.Program, r.RunIndex, r.Start, r.End, r.Counted))], test.TimeLimit, test.Elapsed);
             tests.Add((scheme.Name(), result));
+            if (scheme.Partitions())
+            {
+                // The same move-latency report as the measured experiments (decision to the new owner served).
+                moveLatencies.Add(MoveLatencySummary.Compute(scheme.Name(), [.. test.Moves.Select(m => m.Latency)]));
+                moveSamples.AddRange(test.Moves.Select(m => (scheme.Name(), new MoveSample(m.DecidedAt, $"cpu {m.Cpu}: {names[m.From]} -> {names[m.To]}", m.Latency))));
+            }
+
             string[] starved = [.. names.Where(p => result.CountedSeconds(p).Count == 0)];
             if (starved.Length > 0)
             {
@@ -92,8 +119,12 @@ public static class SimulatedExperiments
                 $"No simulated scheme has metrics: {string.Join("; ", incomplete.Select(i => i.ToString()))}. Use a longer --duration.");
         }
 
-        var experiment = new CyclicExperimentResult(title, isolated, tests, metrics, charts, Oracle: null) { Incomplete = incomplete };
-        CyclicReportWriter.Write(context.Output, experiment);
+        var experiment = new CyclicExperimentResult(title, isolated, tests, metrics, charts, Oracle: null)
+        {
+            Incomplete = incomplete,
+            MoveLatencies = moveLatencies,
+            MoveSamples = moveSamples,
+        };
         return (experiment, costs);
     }
 
@@ -149,7 +180,8 @@ public static class SimulatedExperiments
             table.AddRow("task / steal / wake / move overhead (ns)", string.Create(CultureInfo.InvariantCulture, $"{options.TaskOverheadNs} / {options.StealOverheadNs} / {options.WakeOverheadNs} / {options.MoveOverheadNs}"));
             table.AddRow("time sharing: quantum / context switch", string.Create(CultureInfo.InvariantCulture, $"{options.Quantum.TotalMilliseconds} ms / {options.ContextSwitchNs} ns"));
             table.AddRow("rebalance interval", string.Create(CultureInfo.InvariantCulture, $"{options.RebalanceInterval.TotalMilliseconds} ms"));
-            table.AddRow("lending / standby handover", $"{options.Lending} / {options.StandbyHandover}");
+            table.AddRow("lending / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,
+                $"{options.Lending} / {options.StandbyHandover} ({options.HandoverThreshold.TotalMilliseconds} ms)"));
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
             table.AddRow("work inflation", options.Inflation.ToString());
             table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
@@ -167,10 +199,10 @@ public static class SimulatedExperiments
             if (costs is { Count: > 0 })
             {
                 w.WriteLine();
-                var cost = new MarkdownTable(["scheme", "wall (s)", "events", "tasks", "steals", "moves", "decisions", "lends"]);
+                var cost = new MarkdownTable(["scheme", "wall (s)", "events", "tasks", "steals", "moves", "handovers", "decisions", "lends"]);
                 foreach (var (scheme, wall, c) in costs)
                 {
-                    cost.AddRow(scheme, NumberText.Fixed(wall, 2), Count(c.Events), Count(c.Tasks), Count(c.Steals), Count(c.Moves), Count(c.Decisions), Count(c.Lends));
+                    cost.AddRow(scheme, NumberText.Fixed(wall, 2), Count(c.Events), Count(c.Tasks), Count(c.Steals), Count(c.Moves), Count(c.Handovers), Count(c.Decisions), Count(c.Lends));
                 }
 
                 cost.WriteTo(w);

@@ -39,6 +39,12 @@ internal sealed class SimThread(int index, int core, int group, int slot, int ho
 
     public long Task { get; set; }
 
+    /// <summary>When the current (or last) task started, ns: the standby's handover threshold counts from here.</summary>
+    public long TaskStartedAt { get; set; }
+
+    /// <summary>Tasks started so far; identifies the current task for a pending handover check.</summary>
+    public int TaskSerial { get; set; }
+
     /// <summary>Costs (wake, move) to add to the next task this thread starts, ns.</summary>
     public long PendingCost { get; set; }
 }

@@ -34,6 +34,7 @@ internal sealed class Simulation
 {
     private const int GroupDueEvent = 0;
     private const int DecisionEvent = 1;
+    private const int HandoverEvent = 2;
 
     private readonly SimulationOptions _options;
     private readonly SimulatedScheme _scheme;
@@ -56,6 +57,11 @@ internal sealed class Simulation
     private readonly int[] _activeThread;
     private readonly int[] _homeCount;
     private readonly int[] _servingBusy;
+    private readonly long _handoverThreshold;
+
+    // Partitioning: per core, the index in _moves of its move that has not arrived yet (-1: none).
+    private readonly int[] _pendingMove;
+    private readonly List<SimulatedMove> _moves = [];
     private readonly RebalanceDecider? _decider;
     private readonly IndexSet? _idleAnywhere;
     private int _lendCursor;
@@ -74,6 +80,7 @@ internal sealed class Simulation
     private long _moveCount;
     private long _decisionCount;
     private long _lendCount;
+    private long _handoverCount;
 
     /// <summary>Sets up the machine for a workload under a scheme; nothing runs until <see cref="Run"/>.</summary>
     /// <param name="options">Validated options.</param>
@@ -170,6 +177,8 @@ internal sealed class Simulation
         }
 
         _activeThread = [.. Enumerable.Range(0, _cores)];
+        _pendingMove = [.. Enumerable.Repeat(-1, _cores)];
+        _handoverThreshold = SimulationOptions.Nanoseconds(options.HandoverThreshold);
         _homeCount = new int[programCount];
         _servingBusy = new int[programCount];
         if (_partitioning)
@@ -184,6 +193,12 @@ internal sealed class Simulation
             _idleAnywhere = _lending ? new IndexSet(threadCount) : null;
         }
     }
+
+    /// <summary>
+    /// Tests only: scripted moves (time in ns, core, program index) replace the decider for a partitioning scheme, so a
+    /// schedule can be worked out by hand; moves at time 0 are applied before the runs start.
+    /// </summary>
+    internal IReadOnlyList<(long AtNs, int Core, int Program)>? Script { get; init; }
 
     /// <summary>Progress callback: simulated time reached, ns (called now and then).</summary>
     public Action<long>? Progress { get; init; }
@@ -201,7 +216,21 @@ internal sealed class Simulation
             }
         }
 
-        if (_partitioning)
+        if (_partitioning && Script is { } script)
+        {
+            for (int i = 0; i < script.Count; i++)
+            {
+                if (script[i].AtNs == 0)
+                {
+                    ApplyScripted(i);
+                }
+                else
+                {
+                    Schedule(script[i].AtNs, DecisionEvent, i + 1, 0);
+                }
+            }
+        }
+        else if (_partitioning)
         {
             // Programs register one by one, each registration an Arrival decision (as the harness opens a session).
             for (int k = 1; k <= _programs.Length; k++)
@@ -252,6 +281,14 @@ internal sealed class Simulation
             {
                 OnGroupDue(e.Group, e.Version);
             }
+            else if (e.Kind == HandoverEvent)
+            {
+                OnHandoverDue(_threads[e.Group], e.Version);
+            }
+            else if (e.Group > 0)
+            {
+                ApplyScripted(e.Group - 1);
+            }
             else
             {
                 OnDecisionTick();
@@ -270,7 +307,10 @@ internal sealed class Simulation
             _allocations,
             TimeSpan.FromTicks(_limit / 100),
             TimeSpan.FromTicks(_now / 100),
-            new SimulationCounters(_eventCount, _taskCount, _stealCount, _moveCount, _decisionCount, _lendCount));
+            new SimulationCounters(_eventCount, _taskCount, _stealCount, _moveCount, _decisionCount, _lendCount) { Handovers = _handoverCount })
+        {
+            Moves = _moves,
+        };
     }
 
     // ----- runs -----
@@ -326,6 +366,8 @@ internal sealed class Simulation
 
         t.Busy = true;
         t.Task = task;
+        t.TaskStartedAt = _now;
+        t.TaskSerial++;
         _busyThreads++;
         _servingBusy[p]++;
         long work = duration + _options.TaskOverheadNs + extra + t.PendingCost;
@@ -383,10 +425,12 @@ internal sealed class Simulation
 
         if (t.Retiring)
         {
-            // Standby handover: the core already has a new thread; this one only had to finish its task.
+            // Standby handover: the core already has a new thread; this one only had to finish its task. It parks
+            // as the core's standby; if a move is pending meanwhile (the server met a long task too), it watches.
             Drain(t);
             t.Retiring = false;
             t.Inactive = true;
+            WatchServer(_threads[_activeThread[t.Core]], wake: false);
         }
         else
         {
@@ -414,13 +458,17 @@ internal sealed class Simulation
 
             if (t.Serving != t.Home)
             {
-                if (!t.Lent)
+                bool ordered = _pendingMove[t.Core] >= 0 && _activeThread[t.Core] == t.Index;
+                if (!t.Lent || ordered)
                 {
-                    // A decision moved this worker's core: it moves now, at a task boundary.
+                    // A decision moved this worker's core: it moves now, at a task boundary (a lent worker too: it
+                    // serves its new owner at this boundary, and may lend itself again below if that has no work).
                     Drain(t);
                     t.Serving = t.Home;
+                    t.Lent = false;
                     t.PendingCost += _options.MoveOverheadNs;
                     _moveCount++;
+                    Arrive(t.Core, t.PendingCost);
                 }
                 else if (_sets[t.Home].Queued > 0)
                 {
@@ -705,6 +753,13 @@ internal sealed class Simulation
     }
 
     /// <summary>Gives core <paramref name="core"/> to program <paramref name="home"/> (-1: nobody).</summary>
+    /// <remarks>
+    /// The core's order is the active thread's <see cref="SimThread.Home"/>; a move is pending (in
+    /// <see cref="_pendingMove"/>) until a thread of the core serves the new owner. An idle worker moves at once; a
+    /// busy one already running the new owner's task (lent to it, or a move back) has arrived; otherwise, with
+    /// standby handover, the standby takes over once the running task has run the threshold, or (both threads inside
+    /// tasks) the move waits for the first of the two tasks to end; without it, the worker moves at its next boundary.
+    /// </remarks>
     private void ChangeHome(int core, int home)
     {
         var t = _threads[_activeThread[core]];
@@ -723,9 +778,17 @@ internal sealed class Simulation
             _homeCount[home]++;
         }
 
+        // A pending move that a later decision supersedes keeps no latency (as in the mechanism).
+        _pendingMove[core] = -1;
+        if (t.Home >= 0 && home >= 0)
+        {
+            _pendingMove[core] = _moves.Count;
+            _moves.Add(new SimulatedMove(Time(_now), core, t.Home, home, null));
+        }
+
         if (t.Idle)
         {
-            // An idle worker moves at once.
+            // An idle worker moves at once (the mechanism wakes the parked server, which moves and reports).
             if (t.Home >= 0)
             {
                 _sets[t.Home].Idle.Remove(t.Index);
@@ -738,6 +801,7 @@ internal sealed class Simulation
                 _sets[home].Idle.Add(t.Index);
                 _idleAnywhere?.Add(t.Index);
                 _moveCount++;
+                Arrive(core, _options.WakeOverheadNs);
             }
             else
             {
@@ -747,32 +811,123 @@ internal sealed class Simulation
             return;
         }
 
-        if (_options.StandbyHandover && home >= 0 && !t.Lent && t.Home >= 0)
+        t.Home = home;
+        if (home < 0)
         {
-            var standby = _threads[t.Index < _cores ? t.Index + _cores : t.Index - _cores];
-            if (standby.Inactive)
-            {
-                // The running task finishes on this core, time-sliced with the new owner's work (same CPU group).
-                t.Retiring = true;
-                t.Home = home; // counted as the new owner's core from now on
-                standby.Inactive = false;
-                standby.Home = home;
-                standby.Serving = home;
-                standby.Lent = false;
-                standby.PendingCost += _options.MoveOverheadNs;
-                _activeThread[core] = standby.Index;
-                _moveCount++;
-                if (!TryTake(standby, _sets[home]))
-                {
-                    MakeIdle(standby);
-                }
-
-                return;
-            }
+            return; // it stops serving at its next boundary (Dispatch finds no home)
         }
 
-        // A busy worker moves at its next task boundary (Dispatch sees Serving != Home).
-        t.Home = home;
+        if (t.Serving == home)
+        {
+            // Inside a task of the new owner already (lent to it, or moved back before it left): the core serves it.
+            t.Lent = false;
+            Arrive(core, 0);
+            return;
+        }
+
+        if (!_options.StandbyHandover)
+        {
+            return; // it moves at its next task boundary (Dispatch sees Serving != Home)
+        }
+
+        var other = Other(t);
+        if (other.Busy && other.Retiring && other.Serving == home)
+        {
+            // Swap back: the thread still finishing the new owner's task becomes the server again; the current one
+            // retires at its next boundary. The core is running the new owner's task: arrived.
+            other.Retiring = false;
+            other.Home = home;
+            other.Lent = false;
+            t.Retiring = true;
+            _activeThread[core] = other.Index;
+            Arrive(core, 0);
+            return;
+        }
+
+        // The standby (if parked) watches; if both threads are inside tasks, the move waits for the first to end:
+        // the server's boundary (Dispatch) or the retiring thread's, which then watches (OnTaskDone).
+        WatchServer(t, wake: true);
+    }
+
+    /// <summary>
+    /// The parked standby of <paramref name="server"/>'s core, with a move pending and the server inside a task of
+    /// another program: takes over now if that task has run the threshold, else checks again when it will have.
+    /// </summary>
+    private void WatchServer(SimThread server, bool wake)
+    {
+        if (!_options.StandbyHandover || _pendingMove[server.Core] < 0 || !server.Busy || server.Home < 0 || server.Serving == server.Home || !Other(server).Inactive)
+        {
+            return;
+        }
+
+        long due = server.TaskStartedAt + _handoverThreshold;
+        if (due <= _now)
+        {
+            TakeOver(server, wake);
+        }
+        else
+        {
+            // Re-checked then: the server may have reached its boundary (and moved) or started another task meanwhile.
+            // A standby sleeping through the threshold is woken by its timer: the wake cost applies.
+            Schedule(due, HandoverEvent, server.Index, server.TaskSerial);
+        }
+    }
+
+    private void OnHandoverDue(SimThread server, int serial)
+    {
+        if (server.TaskSerial == serial && _activeThread[server.Core] == server.Index)
+        {
+            WatchServer(server, wake: true);
+        }
+    }
+
+    /// <summary>Standby handover: the core's other thread becomes its server and serves the new owner now.</summary>
+    private void TakeOver(SimThread server, bool wake)
+    {
+        var standby = Other(server);
+        int home = server.Home;
+        server.Retiring = true;
+        standby.Inactive = false;
+        standby.Home = home;
+        standby.Serving = home;
+        standby.Lent = false;
+        long cost = wake ? _options.WakeOverheadNs : 0;
+        standby.PendingCost = cost;
+        _activeThread[server.Core] = standby.Index;
+        _moveCount++;
+        _handoverCount++;
+        Arrive(server.Core, cost);
+        // Time-shares the core with the unfinished task from now on (same CPU group); may lend itself if home is dry.
+        Dispatch(standby);
+    }
+
+    /// <summary>The other thread slot of a partitioning core (standby handover).</summary>
+    private SimThread Other(SimThread t) => _threads[t.Index < _cores ? t.Index + _cores : t.Index - _cores];
+
+    /// <summary>Records the arrival of the core's pending move, if any, <paramref name="extraNs"/> after now.</summary>
+    private void Arrive(int core, long extraNs)
+    {
+        int index = _pendingMove[core];
+        if (index < 0)
+        {
+            return;
+        }
+
+        _pendingMove[core] = -1;
+        var move = _moves[index];
+        _moves[index] = move with { Latency = Time(_now + extraNs) - move.DecidedAt };
+    }
+
+    private void ApplyScripted(int index)
+    {
+        var (_, core, program) = Script![index];
+        _decisionCount++;
+        ChangeHome(core, program);
+        _allocations.Add(new SimulatedAllocation(Time(_now), [.. _homeCount]));
+        foreach (var set in _sets)
+        {
+            WakeIdle(set);
+        }
     }
 
     // ----- helpers -----

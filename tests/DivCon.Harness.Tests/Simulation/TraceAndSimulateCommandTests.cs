@@ -53,7 +53,7 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.True(exitCode == 0, error);
         Assert.Contains("SIMULATED", output, StringComparison.Ordinal);
         string path = Path.Combine(_root, folder);
-        foreach (string file in new[] { "runs.csv", "isolated.csv", "summary.json", "summary.md", "stp.svg", "simulation.md", "allocation-dynamic.svg" })
+        foreach (string file in new[] { "runs.csv", "isolated.csv", "summary.json", "summary.md", "stp.svg", "simulation.md", "allocation-dynamic.svg", "move-latency.csv", "moves.csv" })
         {
             Assert.True(File.Exists(Path.Combine(path, file)), file);
         }
@@ -64,6 +64,49 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         {
             Assert.Contains(scheme + ",", runs, StringComparison.Ordinal);
         }
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Simulate_validate_compares_with_the_measured_folders(bool noStandby)
+    {
+        WriteSyntheticTraces(cores: 2);
+        string measured = Path.Combine(_root, "measured");
+        Directory.CreateDirectory(Path.Combine(measured, "scalability"));
+        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"),
+            "series,x,run_index,seconds\nquicksort,1,0,0.05\nquicksort,2,0,0.03\nquicksort (dispersed),2,0,9\nstrassen,1,0,0.01\nstrassen,2,0,0.008\n");
+        string cyclic = Path.Combine(measured, "cyc");
+        Directory.CreateDirectory(cyclic);
+        File.WriteAllText(Path.Combine(cyclic, "setup.json"), """
+            {"data": {"workers": 2, "timeLimitSeconds": 0.5,
+              "workload": [{"name": "quicksort", "program": "quicksort"}, {"name": "strassen", "program": "strassen"}],
+              "schemes": [{"name": "dynamic"}, {"name": "shared"}]}}
+            """);
+        File.WriteAllText(Path.Combine(cyclic, "summary.json"), """
+            {"data": {"schemes": [
+              {"scheme": "dynamic", "metrics": {"antt": 2.0, "anttHalfWidth": 0.1, "stp": 1.0, "stpHalfWidth": 0.1,
+                "programs": [{"program": "quicksort", "normalizedTurnaroundTime": 2.1}, {"program": "strassen", "normalizedTurnaroundTime": 1.9}]}},
+              {"scheme": "shared", "metrics": {"antt": 3.0, "anttHalfWidth": 0.1, "stp": 0.8, "stpHalfWidth": 0.1,
+                "programs": [{"program": "quicksort", "normalizedTurnaroundTime": 3.1}, {"program": "strassen", "normalizedTurnaroundTime": 2.9}]}}]}}
+            """);
+        string[] args =
+        [
+            "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "cyc", "--trace-dir", Traces,
+            "--programs", "quicksort,strassen", "--out", _root, .. noStandby ? new[] { "--no-standby" } : [],
+        ];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+
+        Assert.True(exitCode == 0, error);
+        string path = Path.Combine(_root, "simulated-validate-2"); // the measured worker count, not --cores
+        string csv = File.ReadAllText(Path.Combine(path, "validation.csv"));
+        Assert.Contains("scalability,,quicksort,speedup@2,", csv, StringComparison.Ordinal);
+        Assert.DoesNotContain("dispersed", csv, StringComparison.Ordinal);
+        Assert.Contains("cyc,dynamic,,antt,", csv, StringComparison.Ordinal);
+        Assert.Contains("cyc,shared,strassen,ntt,", csv, StringComparison.Ordinal);
+        Assert.Contains("cyc,stp,", File.ReadAllText(Path.Combine(path, "ordering.csv")), StringComparison.Ordinal);
+        Assert.Contains(noStandby ? "standby handover off" : "standby handover on", File.ReadAllText(Path.Combine(path, "validation.md")), StringComparison.Ordinal);
+        Assert.Contains("Scheme order", output, StringComparison.Ordinal);
     }
 
     [Fact]
