@@ -13,6 +13,9 @@ internal sealed class Options
 
     public int Warmups { get; private set; } = 3;
 
+    /// <summary>The least time each variant of the skeleton and tree cases warms up (when it warms up at all).</summary>
+    public int WarmupMilliseconds { get; private set; } = 1000;
+
     public IReadOnlyList<string> Cases { get; private set; } = ["skeleton", "tree", "speedup"];
 
     /// <summary>Leaves of the skeleton tree (2^16: 2^17 - 1 nodes, as SkeletonBenchmarks).</summary>
@@ -31,6 +34,9 @@ internal sealed class Options
 
     public int Workers { get; private set; } = 2;
 
+    /// <summary>Pairs of program runs (1 worker, then several, or the other way round) measured for the speedup.</summary>
+    public int SpeedupRepetitions { get; private set; } = 8;
+
     /// <summary>Parses <paramref name="args"/> (the words after <c>run</c>).</summary>
     /// <exception cref="ArgumentException">An option is unknown, lacks its value, or has a bad value (named).</exception>
     public static Options Parse(IReadOnlyList<string> args)
@@ -46,12 +52,14 @@ internal sealed class Options
                 case "--csv": options.CsvPath = Value(); break;
                 case "--reps": options.Repetitions = Positive(name, Value()); break;
                 case "--warmup": options.Warmups = NonNegative(name, Value()); break;
+                case "--warmup-ms": options.WarmupMilliseconds = NonNegative(name, Value()); break;
                 case "--cases": options.Cases = Value().Split(',').Select(c => c.Trim()).ToArray(); break;
                 case "--leaves": options.Leaves = PowerOfTwo(name, Value()); break;
                 case "--launches": options.Launches = Positive(name, Value()); break;
                 case "--tree-depth": options.TreeDepth = InRange(name, Value(), 1, 24); break;
                 case "--program": options.Program = Value(); break;
                 case "--size": options.Size = ParseSize(name, Value()); break;
+                case "--speedup-reps": options.SpeedupRepetitions = Positive(name, Value()); break;
                 case "--workers": options.Workers = InRange(name, Value(), 2, Environment.ProcessorCount); break;
                 default: throw new ArgumentException($"Unknown option '{name}'.", nameof(args));
             }

@@ -6,9 +6,10 @@ using DivCon.Bench.Runtimes;
 CultureInfo.DefaultThreadCurrentCulture = CultureInfo.InvariantCulture;
 CultureInfo.CurrentCulture = CultureInfo.InvariantCulture;
 const string Usage = """
-    usage: DivCon.Bench.Runtimes run --label NAME --csv FILE [--reps 10] [--warmup 3] [--cases skeleton,tree,speedup]
-                                     [--leaves 65536] [--launches 4] [--tree-depth 19] [--program mergesort]
-                                     [--size N|2^k (default: the program's thesis size)] [--workers 2]
+    usage: DivCon.Bench.Runtimes run --label NAME --csv FILE [--reps 10] [--warmup 3] [--warmup-ms 1000]
+                                     [--cases skeleton,tree,speedup] [--leaves 65536] [--launches 4]
+                                     [--tree-depth 19] [--program mergesort] [--workers 2] [--speedup-reps 8]
+                                     [--size N|2^k (default: the program's thesis size)]
            DivCon.Bench.Runtimes report --csv FILE --out FILE.md [--title TEXT]
     """;
 try

@@ -25,7 +25,7 @@ internal sealed record ResultRow(
 {
     public const string Header = "label,runtime,case,variant,unit,reps,mean,ci99_half_width,stdev,min,max,gen0_per_rep,gen1_per_rep,gen2_per_rep,gc_pause_ms_per_rep";
 
-    /// <summary>The CSV line (commas inside text become semicolons; numbers in the invariant culture).</summary>
+    /// <summary>The CSV line (RFC 4180: text with a comma or quote is quoted; numbers in the invariant culture).</summary>
     public string ToCsv() => string.Join(
         ",",
         Text(Label),
@@ -48,10 +48,10 @@ internal sealed record ResultRow(
     /// <exception cref="FormatException">The line does not have the expected fields.</exception>
     public static ResultRow Parse(string line)
     {
-        string[] f = line.Split(',');
-        if (f.Length != 15)
+        List<string> f = SplitFields(line);
+        if (f.Count != 15)
         {
-            throw new FormatException($"Expected 15 fields, found {f.Length}: '{line}'.");
+            throw new FormatException($"Expected 15 fields, found {f.Count}: '{line}'.");
         }
 
         return new ResultRow(
@@ -60,7 +60,44 @@ internal sealed record ResultRow(
             f[14].Length == 0 ? null : Read(f[14]));
     }
 
-    private static string Text(string value) => value.Replace(',', ';').Replace('\n', ' ');
+    private static string Text(string value)
+    {
+        string line = value.Replace('\n', ' ');
+        return !line.Contains(',') && !line.Contains('"') ? line : "\"" + line.Replace("\"", "\"\"") + "\"";
+    }
+
+    // The inverse of Text over a whole line: commas separate fields except inside quotes; "" is a quote.
+    private static List<string> SplitFields(string line)
+    {
+        var fields = new List<string>();
+        var field = new System.Text.StringBuilder();
+        bool quoted = false;
+        for (int i = 0; i < line.Length; i++)
+        {
+            char c = line[i];
+            if (quoted && c == '"' && i + 1 < line.Length && line[i + 1] == '"')
+            {
+                field.Append('"');
+                i++;
+            }
+            else if (c == '"')
+            {
+                quoted = !quoted;
+            }
+            else if (c == ',' && !quoted)
+            {
+                fields.Add(field.ToString());
+                field.Clear();
+            }
+            else
+            {
+                field.Append(c);
+            }
+        }
+
+        fields.Add(field.ToString());
+        return fields;
+    }
 
     private static string Number(double value) => value.ToString("R", CultureInfo.InvariantCulture);
 

@@ -27,7 +27,7 @@ internal sealed class Runner(Options options, TextWriter log)
     /// <summary>Runs the chosen cases; returns their rows.</summary>
     public IReadOnlyList<ResultRow> Run()
     {
-        log.WriteLine($"{options.Label}: {RuntimeDescription}, {Environment.ProcessorCount} CPUs, {options.Repetitions} repetitions after {options.Warmups} warm-ups");
+        log.WriteLine($"{options.Label}: {RuntimeDescription}, {Environment.ProcessorCount} CPUs, {options.Repetitions} repetitions after {options.Warmups} warm-ups (speedup: {options.SpeedupRepetitions} pairs after one)");
         if (options.Cases.Contains("skeleton"))
         {
             RunSkeleton();
@@ -76,13 +76,10 @@ internal sealed class Runner(Options options, TextWriter log)
         string name = $"{program.Name} {program.ProblemSize}: affinity scheduler, 1 vs {options.Workers} workers";
         using var one = new AffinityTaskScheduler(1);
         using var several = new AffinityTaskScheduler(options.Workers);
-        for (int i = 0; i < options.Warmups; i++)
-        {
-            Workloads.RunProgram(program, one);
-            Workloads.RunProgram(program, several);
-        }
-
-        // Verified once, after the warm-ups (both schedulers have run it by then).
+        // One warm-up pair (a thesis-size run takes seconds; one is enough for every method to be compiled), then a
+        // verification (both schedulers have run it by then).
+        Workloads.RunProgram(program, one);
+        Workloads.RunProgram(program, several);
         program.VerifyOrThrow();
 
         // Paired repetitions, the order alternating, so that drift (heat, other load) weighs on both sides alike.
@@ -91,7 +88,7 @@ internal sealed class Runner(Options options, TextWriter log)
         var speedups = new List<double>();
         var singleGc = new List<GcCounters>();
         var parallelGc = new List<GcCounters>();
-        for (int rep = 0; rep < options.Repetitions; rep++)
+        for (int rep = 0; rep < options.SpeedupRepetitions; rep++)
         {
             bool singleFirst = rep % 2 == 0;
             (double t, GcCounters gc) first = Timed(() => Workloads.RunProgram(program, singleFirst ? one : several));
@@ -112,7 +109,10 @@ internal sealed class Runner(Options options, TextWriter log)
 
     private void Measure(string caseName, string variant, string unit, Func<double> once)
     {
-        for (int i = 0; i < options.Warmups; i++)
+        // At least the warm-up count and at least the warm-up time: .NET's tiered compilation recompiles hot methods
+        // only after some calls and a quiet delay, so a few short warm-ups could time unoptimised code.
+        var warming = System.Diagnostics.Stopwatch.StartNew();
+        for (int i = 0; i < options.Warmups || (options.Warmups > 0 && warming.ElapsedMilliseconds < options.WarmupMilliseconds); i++)
         {
             once();
         }
