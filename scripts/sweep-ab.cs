@@ -5,7 +5,7 @@
 // A/B of the long-sweep limit on one or more workers: each program alternates runs with the default
 // MaximumSweepLength (2^19: long partitions, merges and matrix sums in parallel blocks) and with an unlimited one
 // (the programs as they were: one task per sweep), on the same data in the same process, so machine load hits both
-// alike. Usage: dotnet run scripts/sweep-ab.cs -c Release -- [sortLength=16777216] [order=1024] [pairs=3] [workers=1]
+// alike. Usage: dotnet run scripts/sweep-ab.cs -c Release -- [sortLength=16777216] [order=1024] [pairs=3] [workers=1] [programs=quicksort,mergesort,strassen]
 using System.Diagnostics;
 using System.Globalization;
 using DivCon.Programs.Data;
@@ -18,6 +18,7 @@ int sortLength = args.Length > 0 ? int.Parse(args[0], CultureInfo.InvariantCultu
 int order = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 1024;
 int pairs = args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 3;
 int workers = args.Length > 3 ? int.Parse(args[3], CultureInfo.InvariantCulture) : 1;
+string[] only = args.Length > 4 ? args[4].Split(',') : ["quicksort", "mergesort", "strassen"];
 using var scheduler = new WorkStealingTaskScheduler(workers);
 var options = DivideAndConquerOptions.Default with { Scheduler = scheduler };
 var source = SeededData.UniformInts(sortLength, 1, 0, int.MaxValue);
@@ -33,7 +34,7 @@ var programs = new (string Name, Func<int, Func<Task>> Create)[]
 };
 Console.WriteLine($"workers={workers} sort={sortLength} order={order} pairs={pairs}");
 Console.WriteLine("program,limit,median_s,runs_s");
-foreach (var (name, create) in programs)
+foreach (var (name, create) in programs.Where(p => only.Contains(p.Name)))
 {
     var variants = new[] { (Label: "2^19", Run: create(1 << 19)), (Label: "none", Run: create(int.MaxValue)) };
     var times = variants.ToDictionary(v => v.Label, _ => new List<double>());
