@@ -19,6 +19,7 @@ namespace DivCon.Harness.Benchmarks;
 /// <c>Parallel.Invoke</c> recursion. Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*GranularityBenchmarks*'</c>.
 /// </remarks>
 [MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
 #pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
 public class GranularityBenchmarks
 #pragma warning restore CA1001
@@ -141,6 +142,7 @@ public class GranularityBenchmarks
 /// </summary>
 /// <remarks>Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*SumBandwidthBenchmarks*' --job short</c>.</remarks>
 [MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
 public class SumBandwidthBenchmarks
 {
     private int[] _data = [];
@@ -191,6 +193,7 @@ public class SumBandwidthBenchmarks
 /// Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*FineGranularityBenchmarks*'</c>.
 /// </remarks>
 [MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
 #pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
 public class FineGranularityBenchmarks
 #pragma warning restore CA1001
