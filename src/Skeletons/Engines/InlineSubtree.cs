@@ -31,7 +31,7 @@ internal static class InlineSubtree<TProblem, TResult>
 
     /// <summary>
     /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
-    /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root.
+    /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root when the run is observed (only the observer reads that count).
     /// The root's identity (<paramref name="id"/>, <paramref name="parentId"/>, <paramref name="indexInParent"/>) is
     /// reported with its phases when the observer numbers nodes (see <see cref="RunContext{TProblem, TResult}.NewNodeId"/>);
     /// -1 otherwise.
@@ -58,7 +58,8 @@ internal static class InlineSubtree<TProblem, TResult>
     }
 
     /// <summary>
-    /// <see cref="TrySolveSplitting{TFunctions}"/> for an unobserved run of a program without sizes: the same calls
+    /// <see cref="TrySolveSplitting{TFunctions}"/> for an unobserved run of a program without sizes (leaves
+    /// <paramref name="nodes"/> as it is: the count is reported only to an observer): the same calls
     /// in the same order and the same checks (stack, recursion limit, children, the stop flag at every node and
     /// before every merge), with nothing else per node. The stop flag is one load: the run turns a cancellation
     /// request into its stop reason as it happens (see <see cref="RunContext{TProblem, TResult}.IsStopped"/>).
@@ -99,8 +100,7 @@ internal static class InlineSubtree<TProblem, TResult>
         for (int i = 0; i < count; i++)
         {
             // The child node, unrolled here (the same steps as TrySolve): its stop check, its decision, then its
-            // execute or its own subtree.
-            nodes++;
+            // execute or its own subtree. Not counted in nodes: only an observer reads the count, and there is none.
             if (run.IsStopped())
             {
                 return false;
