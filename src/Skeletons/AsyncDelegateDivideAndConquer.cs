@@ -2,7 +2,7 @@ namespace DivCon.Skeletons;
 
 /// <summary>
 /// A program whose split and merge are asynchronous lambdas (see
-/// <see cref="DivideAndConquer.CreateAsync{TProblem, TResult}"/>).
+/// <c>DivideAndConquer.CreateAsync</c>); exactly one merge is set.
 /// </summary>
 /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
 /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
@@ -10,7 +10,8 @@ internal sealed class AsyncDelegateDivideAndConquer<TProblem, TResult>(
     Func<TProblem, int, bool> shouldSplit,
     Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
     Func<TProblem, int, TResult> execute,
-    Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+    Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeAsync,
+    Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeWithProblemAsync,
     DivideAndConquerOptions? options)
     : DivideAndConquer<TProblem, TResult>(options)
 {
@@ -30,5 +31,7 @@ internal sealed class AsyncDelegateDivideAndConquer<TProblem, TResult>(
         splitAsync(problem, depth, cancellationToken);
 
     protected override ValueTask<TResult> MergeAsync(TProblem problem, IReadOnlyList<TResult> subresults, int depth, CancellationToken cancellationToken) =>
-        mergeAsync(subresults, depth, cancellationToken);
+        mergeWithProblemAsync is not null
+            ? mergeWithProblemAsync(problem, subresults, depth, cancellationToken)
+            : mergeAsync!(subresults, depth, cancellationToken);
 }

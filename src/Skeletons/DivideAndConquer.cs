@@ -108,6 +108,8 @@ public static class DivideAndConquer
     /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters.")]
     public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
@@ -115,10 +117,47 @@ public static class DivideAndConquer
         Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
         DivideAndConquerOptions? options = null)
     {
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return CreateAsync(shouldSplit, splitAsync, execute, mergeAsync, mergeWithProblemAsync: null, options);
+    }
+
+    /// <summary>
+    /// Creates a program whose split and merge may complete later (see the other overload), and whose merge also
+    /// receives the problem that was split (its split points, its output buffer), so results need not carry them.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="splitAsync">(problem, depth, token) =&gt; at least one subproblem, now or later.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(the problem that was split, subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters.")]
+    public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return CreateAsync(shouldSplit, splitAsync, execute, mergeAsync: null, mergeAsync, options);
+    }
+
+    private static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
+        Func<TProblem, int, TResult> execute,
+        Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeAsync,
+        Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeWithProblemAsync,
+        DivideAndConquerOptions? options)
+    {
         ArgumentNullException.ThrowIfNull(shouldSplit);
         ArgumentNullException.ThrowIfNull(splitAsync);
         ArgumentNullException.ThrowIfNull(execute);
-        ArgumentNullException.ThrowIfNull(mergeAsync);
-        return new AsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, execute, mergeAsync, options);
+        return new AsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, execute, mergeAsync, mergeWithProblemAsync, options);
     }
 }

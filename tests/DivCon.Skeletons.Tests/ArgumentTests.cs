@@ -9,6 +9,7 @@ public sealed class ArgumentTests
     private static readonly Func<IReadOnlyList<int>, int, int> s_merge = (r, d) => r[0];
     private static readonly Func<int, int, CancellationToken, ValueTask<IReadOnlyList<int>>> s_splitAsync = (n, d, t) => new([n]);
     private static readonly Func<IReadOnlyList<int>, int, CancellationToken, ValueTask<int>> s_mergeAsync = (r, d, t) => new(r[0]);
+    private static readonly Func<int, IReadOnlyList<int>, int, CancellationToken, ValueTask<int>> s_mergeWithProblemAsync = (p, r, d, t) => new(r[0]);
 
     [Fact]
     public void Create_rejects_each_null_delegate_by_name()
@@ -25,7 +26,9 @@ public sealed class ArgumentTests
         Assert.Equal("shouldSplit", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(null!, s_splitAsync, s_execute, s_mergeAsync)).ParamName);
         Assert.Equal("splitAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, null!, s_execute, s_mergeAsync)).ParamName);
         Assert.Equal("execute", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, null!, s_mergeAsync)).ParamName);
-        Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, s_execute, null!)).ParamName);
+        Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, s_execute, (Func<IReadOnlyList<int>, int, CancellationToken, ValueTask<int>>)null!)).ParamName);
+        Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, s_execute, (Func<int, IReadOnlyList<int>, int, CancellationToken, ValueTask<int>>)null!)).ParamName);
+        Assert.Equal("shouldSplit", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(null!, s_splitAsync, s_execute, s_mergeWithProblemAsync)).ParamName);
     }
 
     [Fact]

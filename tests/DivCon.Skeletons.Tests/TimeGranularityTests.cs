@@ -237,6 +237,53 @@ public sealed class TimeGranularityTests
             range.Length > 3 ? range.Length + range.Split(2).Sum(SummedInternalLengths) : 0;
     }
 
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation, true)]
+    [InlineData(ExecutionEngine.Continuation, false)]
+    [InlineData(ExecutionEngine.ForkJoin, false)]
+    public async Task Async_merge_receives_the_problem_that_was_split(ExecutionEngine engine, bool completesLater)
+    {
+        // As above, with an asynchronous split and merge (completing at once or later): each merge adds its
+        // own range's length, and the lambda gets the very problem its node split.
+        var options = DivideAndConquerOptions.Default with { Engine = engine };
+        var program = DivideAndConquer.CreateAsync<IndexRange, long>(
+            shouldSplit: (range, depth) => range.Length > 3,
+            splitAsync: (range, depth, token) => new ValueTask<IReadOnlyList<IndexRange>>(range.Split(2)),
+            execute: (range, depth) => 0,
+            mergeAsync: async (range, parts, depth, token) =>
+            {
+                if (completesLater)
+                {
+                    // Completes on the thread pool. (Not with the fork-join engine: it blocks a worker per waiting
+                    // merge, and hundreds of merges completing later starve the pool this continuation needs.)
+                    await Task.Run(static () => { }, token).ConfigureAwait(false);
+                }
+
+                return parts[0] + parts[1] + range.Length;
+            });
+        var range = new IndexRange(5, 1005);
+
+        Assert.Equal(SummedInternalLengths(range), await program.RunAsync(range, options).Bounded());
+
+        static long SummedInternalLengths(IndexRange range) =>
+            range.Length > 3 ? range.Length + range.Split(2).Sum(SummedInternalLengths) : 0;
+    }
+
+    [Fact]
+    public async Task Async_merge_with_the_problem_faults_the_run_with_its_exception()
+    {
+        var failure = new InvalidTimeZoneException("merge");
+        var program = DivideAndConquer.CreateAsync<IndexRange, long>(
+            shouldSplit: (range, depth) => range.Length > 3,
+            splitAsync: (range, depth, token) => new ValueTask<IReadOnlyList<IndexRange>>(range.Split(2)),
+            execute: (range, depth) => range.Length,
+            mergeAsync: (range, parts, depth, token) => range.Start == 0 && depth == 2 ? throw failure : new ValueTask<long>(parts[0] + parts[1]));
+
+        var error = await Assert.ThrowsAsync<InvalidTimeZoneException>(() => program.RunAsync(new IndexRange(0, 64)).Bounded());
+
+        Assert.Same(failure, error);
+    }
+
     [Fact]
     public void A_program_that_overrides_no_merge_is_refused_when_it_runs()
     {

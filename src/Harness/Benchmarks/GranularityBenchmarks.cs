@@ -19,6 +19,7 @@ namespace DivCon.Harness.Benchmarks;
 /// <c>Parallel.Invoke</c> recursion. Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*GranularityBenchmarks*'</c>.
 /// </remarks>
 [MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
 #pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
 public class GranularityBenchmarks
 #pragma warning restore CA1001
@@ -134,6 +135,53 @@ public class GranularityBenchmarks
 }
 
 /// <summary>
+/// How far two threads can go on the 2^24 sum at all: the sequential loop of the granularity benchmarks against the
+/// same loop hand-split into two halves on two threads (no skeleton, no tasks besides the one
+/// <see cref="Parallel.Invoke(Action[])"/>), and both again with a vectorised loop. If two plain threads cannot reach
+/// 0.55x of one, the sum is memory-bandwidth bound on the machine and no scheduling can reach that goal.
+/// </summary>
+/// <remarks>Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*SumBandwidthBenchmarks*' --job short</c>.</remarks>
+[MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
+public class SumBandwidthBenchmarks
+{
+    private int[] _data = [];
+
+    /// <summary>Fills the data.</summary>
+    [GlobalSetup]
+    public void Setup() => _data = GranularityWorkloads.Data(GranularityBenchmarks.Length);
+
+    /// <summary>The leaf loop of the granularity benchmarks over all the elements, on one thread.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark(Baseline = true)]
+    public long SequentialLoop() => GranularityWorkloads.SumRange(_data, 0, _data.Length);
+
+    /// <summary>The same loop over the two halves on two threads.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long TwoThreadsHandSplit() => TwoHalves(_data, GranularityWorkloads.SumRange);
+
+    /// <summary>A vectorised loop over all the elements, on one thread.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long VectorisedLoop() => GranularityWorkloads.SumRangeVectorised(_data, 0, _data.Length);
+
+    /// <summary>The vectorised loop over the two halves on two threads.</summary>
+    /// <returns>The sum.</returns>
+    [Benchmark]
+    public long VectorisedTwoThreadsHandSplit() => TwoHalves(_data, GranularityWorkloads.SumRangeVectorised);
+
+    private static long TwoHalves(int[] data, Func<int[], int, int, long> sum)
+    {
+        int middle = data.Length / 2;
+        long left = 0;
+        long right = 0;
+        Parallel.Invoke(() => left = sum(data, 0, middle), () => right = sum(data, middle, data.Length));
+        return left + right;
+    }
+}
+
+/// <summary>
 /// Every node a potential task: the 2^24 sum with 16-element leaves, and fib(32) with <c>shouldSplit: n &gt; 1</c>
 /// (every call a node). The baseline is the same four lambdas called by a plain depth-first recursion; DivCon runs
 /// them under the default <see cref="Granularity.Automatic()"/>, which learns that small subtrees are cheaper than a
@@ -145,6 +193,7 @@ public class GranularityBenchmarks
 /// Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*FineGranularityBenchmarks*'</c>.
 /// </remarks>
 [MemoryDiagnoser]
+[MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
 #pragma warning disable CA1001 // BenchmarkDotNet owns the lifetime: the schedulers are disposed in [GlobalCleanup].
 public class FineGranularityBenchmarks
 #pragma warning restore CA1001
@@ -265,6 +314,45 @@ public static class GranularityWorkloads
         for (int i = start; i < end; i++)
         {
             sum += data[i];
+        }
+
+        return sum;
+    }
+
+    /// <summary>
+    /// The sum of <c>data[start..end)</c> with SIMD: the ints are added in vector lanes, widened to longs every
+    /// block so that no lane can overflow. Only for measuring what the memory system allows; the benchmarks' leaves
+    /// use <see cref="SumRange"/>.
+    /// </summary>
+    /// <param name="data">The data.</param>
+    /// <param name="start">First index.</param>
+    /// <param name="end">One past the last index.</param>
+    /// <returns>The sum.</returns>
+    public static long SumRangeVectorised(int[] data, int start, int end)
+    {
+        var span = data.AsSpan(start, end - start);
+        var vectors = System.Runtime.InteropServices.MemoryMarshal.Cast<int, System.Numerics.Vector<int>>(span);
+        var total = System.Numerics.Vector<long>.Zero;
+        // Blocks of 1024 vectors: each lane then holds at most 1024 ints, far from overflowing whatever their values
+        // are bounded by here (the data are below 1024); the block's lanes are widened into longs.
+        const int Block = 1024;
+        for (int blockStart = 0; blockStart < vectors.Length; blockStart += Block)
+        {
+            var lanes = System.Numerics.Vector<int>.Zero;
+            int blockEnd = Math.Min(blockStart + Block, vectors.Length);
+            for (int i = blockStart; i < blockEnd; i++)
+            {
+                lanes += vectors[i];
+            }
+
+            System.Numerics.Vector.Widen(lanes, out var low, out var high);
+            total += low + high;
+        }
+
+        long sum = System.Numerics.Vector.Sum(total);
+        for (int i = vectors.Length * System.Numerics.Vector<int>.Count; i < span.Length; i++)
+        {
+            sum += span[i];
         }
 
         return sum;

@@ -31,7 +31,7 @@ internal static class InlineSubtree<TProblem, TResult>
 
     /// <summary>
     /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
-    /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root.
+    /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root when the run is observed (only the observer reads that count).
     /// The root's identity (<paramref name="id"/>, <paramref name="parentId"/>, <paramref name="indexInParent"/>) is
     /// reported with its phases when the observer numbers nodes (see <see cref="RunContext{TProblem, TResult}.NewNodeId"/>);
     /// -1 otherwise.
@@ -40,14 +40,93 @@ internal static class InlineSubtree<TProblem, TResult>
     {
         // A lambda program's functions are called directly, without the virtual call of the subclass model in front
         // of each: the generic recursion is compiled once per struct, so neither form pays for the other.
+        // Unobserved runs of programs that report no size (the common case, and the one whose nodes are cheapest)
+        // take the bare recursion: none of the per-node tests for an observer or for sizes.
+        bool bare = run.Observer is null && size < 0;
         if (run.Program is DelegateDivideAndConquer<TProblem, TResult> lambdas)
         {
             var functions = lambdas.Functions;
-            return TrySolveSplitting(run, in functions, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
+            return bare
+                ? TrySolveBareSplitting(run, in functions, problem, depth, ref nodes, out result)
+                : TrySolveSplitting(run, in functions, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
         }
 
         var overrides = new ProgramFunctions<TProblem, TResult>(run.Program);
-        return TrySolveSplitting(run, in overrides, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
+        return bare
+            ? TrySolveBareSplitting(run, in overrides, problem, depth, ref nodes, out result)
+            : TrySolveSplitting(run, in overrides, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
+    }
+
+    /// <summary>
+    /// <see cref="TrySolveSplitting{TFunctions}"/> for an unobserved run of a program without sizes (leaves
+    /// <paramref name="nodes"/> as it is: the count is reported only to an observer): the same calls
+    /// in the same order and the same checks (stack, recursion limit, children, the stop flag at every node and
+    /// before every merge), with nothing else per node. The stop flag is one load: the run turns a cancellation
+    /// request into its stop reason as it happens (see <see cref="RunContext{TProblem, TResult}.IsStopped"/>).
+    /// </summary>
+    private static bool TrySolveBareSplitting<TFunctions>(
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    {
+        result = default!;
+        if ((depth & StackCheckMask) == 0)
+        {
+            RuntimeHelpers.EnsureSufficientExecutionStack();
+        }
+
+#if !NETCOREAPP
+        if (depth >= LegacyInlineDepthLimit)
+        {
+            throw new InsufficientExecutionStackException(
+                $"An inline recursion reached depth {depth}; on this target (netstandard2.0) inline subtrees stop at depth {LegacyInlineDepthLimit} instead of risking a stack overflow.");
+        }
+#endif
+
+        if (depth >= run.RecursionLimit)
+        {
+            run.CheckRecursionLimit(depth);
+        }
+
+        var subproblems = functions.Split(problem, depth);
+        int count = subproblems?.Count ?? 0;
+        if (count == 0)
+        {
+            // Throws: no children (or none at all).
+            run.CheckChildren(subproblems, depth, -1);
+        }
+
+        var subresults = new TResult[count];
+        int maxDepth = run.MaxDepth;
+        for (int i = 0; i < count; i++)
+        {
+            // The child node, unrolled here (the same steps as TrySolve): its stop check, its decision, then its
+            // execute or its own subtree. Not counted in nodes: only an observer reads the count, and there is none.
+            if (run.IsStopped())
+            {
+                return false;
+            }
+
+            var child = subproblems![i];
+            if (depth + 1 < maxDepth && functions.ShouldSplit(child, depth + 1))
+            {
+                if (!TrySolveBareSplitting(run, in functions, child, depth + 1, ref nodes, out subresults[i]))
+                {
+                    return false;
+                }
+            }
+            else
+            {
+                subresults[i] = functions.Execute(child, depth + 1);
+            }
+        }
+
+        if (run.IsStopped())
+        {
+            return false;
+        }
+
+        result = functions.Merge(problem, subresults, depth);
+        return true;
     }
 
     private static bool TrySolveSplitting<TFunctions>(

@@ -30,6 +30,9 @@ internal sealed class RunContext<TProblem, TResult>
     // Observers that report nodes only: the next node number (the root gets 0).
     private int _nextNodeId;
 
+    // The token's callback that records a cancellation request as the outcome (default when the token cannot be cancelled).
+    private readonly CancellationTokenRegistration _cancellation;
+
     public RunContext(DivideAndConquer<TProblem, TResult> program, DivideAndConquerOptions options, RunGranularity granularity, CancellationToken cancellationToken)
     {
         Program = program;
@@ -41,6 +44,16 @@ internal sealed class RunContext<TProblem, TResult>
         Granularity = granularity;
         ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
+        if (cancellationToken.CanBeCanceled)
+        {
+            // Turns a request into the run's outcome as it happens (see IsStopped); runs Cancel at once if the token
+            // is already cancelled. Removed when the run completes.
+#if NETCOREAPP
+            _cancellation = cancellationToken.UnsafeRegister(static state => ((RunContext<TProblem, TResult>)state!).Cancel(), this);
+#else
+            _cancellation = cancellationToken.Register(static state => ((RunContext<TProblem, TResult>)state!).Cancel(), this);
+#endif
+        }
     }
 
     public DivideAndConquer<TProblem, TResult> Program { get; }
@@ -77,6 +90,8 @@ internal sealed class RunContext<TProblem, TResult>
     /// </summary>
     public bool ShouldStop()
     {
+        // IsStopped alone would do (the token's registration records a cancellation as it happens); the token is
+        // read as well so that a node never depends on the registration callback having run yet.
         // Volatile: a task on another core must see a failure recorded by another task without a stale cached read.
         if (Volatile.Read(ref _stopReason) is not null)
         {
@@ -91,6 +106,16 @@ internal sealed class RunContext<TProblem, TResult>
 
         return false;
     }
+
+    /// <summary>
+    /// Whether the run has an outcome already (failed or cancelled): one load, for the inline recursion's per-node
+    /// check. A cancellation request becomes the outcome in the token's callback (registered by the constructor), so
+    /// a request made on this thread (by the program itself) is seen at the very next node, and one made on another
+    /// thread as soon as its callback ran.
+    /// </summary>
+    public bool IsStopped() =>
+        // Volatile: see ShouldStop.
+        Volatile.Read(ref _stopReason) is not null;
 
     /// <summary>Records <paramref name="exception"/> as the run's outcome unless another outcome came first.</summary>
     public void Fail(Exception exception)
@@ -245,6 +270,15 @@ internal sealed class RunContext<TProblem, TResult>
         {
             Fail(e);
         }
+
+#if NETCOREAPP
+        // Unregister, not Dispose: it never waits for a callback running on another thread (which only records the
+        // cancellation, too late to matter: the outcome is read below, after the tree quiesced).
+        _cancellation.Unregister();
+#else
+        // netstandard2.0 has no Unregister; Dispose waits at most for the callback's one CompareExchange.
+        _cancellation.Dispose();
+#endif
 
         // Volatile: read the outcome another task may have recorded just before the tree quiesced.
         switch (Volatile.Read(ref _stopReason))
