@@ -25,8 +25,9 @@ namespace DivCon.Skeletons;
 /// <see cref="Granularity.DefaultLeavesPerWorker"/> leaves per worker, and also splits a problem of size 2 or more
 /// whose execute the run predicts to take longer than <see cref="Granularity.MaximumTaskDuration"/>: the prediction
 /// is the size times the smallest execute cost per unit of size measured so far in the run (so a preempted leaf
-/// cannot inflate it). Until four leaves have finished (the first include JIT compilation) there is no prediction, and
-/// only the leaf-count rule applies.
+/// cannot inflate it). Until four leaves have finished (the first include JIT compilation) the run predicts from what
+/// the instance's previous run measured; on an instance's first run, with nothing to predict from, it splits down to
+/// the leaf-count size divided by 64, so that the first leaves it measures are short.
 /// Subtrees predicted cheaper than <see cref="Granularity.MinimumTaskCost"/> run inline, as for any program.</para>
 /// <para><b>Concurrent runs.</b> The resolved rule belongs to the run (the engines hand it to
 /// <see cref="ShouldSplit"/> through the thread that processes a node), so one instance may run several problems at
@@ -37,6 +38,17 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     // The rule of the run started last: what EffectiveGranularity shows, and what ShouldSplit uses when called
     // outside a run. Written before the root task is queued (a full fence); replaced whole, never mutated.
     private RunGranularity? _lastRun;
+
+    // What the runs of this instance learned about their leaves' cost, carried to the next run (automatic granularity).
+    private readonly LeafCostMemory _leafCosts = new();
+
+    /// <summary>
+    /// Before a run can predict its leaves (no leaf measured yet, nothing learned by an earlier run), automatic
+    /// granularity splits down to the leaf-count size divided by this, so that the leaves it measures first are
+    /// short: otherwise a run's first leaves would be the coarse leaf-count ones (a 2^26-element sort on two workers:
+    /// eight leaves of about half a second), holding their workers far longer than the maximum task duration.
+    /// </summary>
+    internal const long ProbeDivisor = 64;
 
     /// <summary>Creates the program.</summary>
     /// <param name="options">Default options; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
@@ -86,6 +98,12 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
 
         if (run.MaximumTicks > 0 && size >= 2 && run.Costs is { } costs)
         {
+            if (costs.IsLeafCostUnknown)
+            {
+                // Probe: nothing to predict from yet, so make the first leaves small (see ProbeDivisor).
+                return size > run.SizeThreshold / ProbeDivisor;
+            }
+
             long predicted = costs.PredictLeaf(size);
             return predicted != CostEstimator.Unknown && predicted > run.MaximumTicks;
         }
@@ -121,7 +139,7 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
             {
                 SizeThreshold = ResolveAutomatic(problem, options, granularity.LeavesPerWorker),
                 MaximumTicks = RunGranularity.ByTime(granularity).MaximumTicks,
-                Costs = new CostEstimator(),
+                Costs = new CostEstimator(_leafCosts),
             },
             _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker)),
         };

@@ -1,3 +1,4 @@
+using DivCon.Skeletons.Engines;
 using DivCon.Skeletons.Tests.Infrastructure;
 using static DivCon.Skeletons.Tests.CorrectnessTests;
 
@@ -113,6 +114,61 @@ public sealed class TimeGranularityTests
         Assert.Equal(125, program.EffectiveGranularity);
         Assert.Contains(1, program.LeafSizes);
         Assert.All(program.LeafSizes, size => Assert.True(size <= 125, $"leaf of {size}"));
+    }
+
+    [Fact]
+    public async Task An_instance_s_first_run_probes_with_small_leaves_and_its_next_run_predicts_from_the_first()
+    {
+        // 2^16 elements on 2 workers: the leaf-count floor is 8 leaves of 8192. With nothing to predict from, the
+        // first leaves are probes of at most 8192 / 64 = 128: each of the first four leaves to start was decided
+        // before four leaves had finished. The next run of the same instance predicts from what the first measured
+        // (a sum of 8192 elements takes microseconds, far below the 1 ms bound), so it does not probe.
+        using var two = new CountingTaskScheduler(2, allowInlining: true);
+        var program = new OrderedLeaves();
+        var range = new IndexRange(0, 1 << 16);
+        var options = DivideAndConquerOptions.Default with { Scheduler = two };
+
+        Assert.Equal(Workloads.SequentialSum(range), await program.RunAsync(range, options).Bounded());
+        Assert.Equal(8192, program.EffectiveGranularity);
+        int[] first = program.TakeLeafSizes();
+        Assert.All(first.Take(4), size => Assert.True(size <= 8192 / GranularDivideAndConquer<IndexRange, long>.ProbeDivisor, $"probe leaf of {size}"));
+
+        Assert.Equal(Workloads.SequentialSum(range), await program.RunAsync(range, options).Bounded());
+        int[] second = program.TakeLeafSizes();
+        Assert.Equal(1 << 16, second.Sum());
+        Assert.Contains(second, size => size > 128);
+    }
+
+    [Fact]
+    public void A_run_predicts_from_the_previous_run_until_it_has_measured_four_leaves_of_its_own()
+    {
+        var memory = new LeafCostMemory();
+        var first = new CostEstimator(memory);
+        Assert.True(first.IsLeafCostUnknown);
+        Assert.Equal(CostEstimator.Unknown, first.PredictLeaf(50));
+        for (int i = 0; i < CostEstimator.LeavesBeforePrediction; i++)
+        {
+            first.AddLeaf(100, 1000);   // 10 ticks per unit
+        }
+
+        Assert.Equal(10.0, memory.CostPerUnit);
+        Assert.Equal(500, first.PredictLeaf(50));
+
+        var second = new CostEstimator(memory);
+        Assert.False(second.IsLeafCostUnknown);
+        Assert.Equal(500, second.PredictLeaf(50));     // remembered, before any leaf of its own
+        for (int i = 0; i < CostEstimator.LeavesBeforePrediction; i++)
+        {
+            second.AddLeaf(100, 2000);  // this run is slower: 20 ticks per unit
+        }
+
+        Assert.Equal(1000, second.PredictLeaf(50));
+        Assert.Equal(20.0, memory.CostPerUnit);         // the last run's cheapest unit, not the cheapest ever
+
+        Assert.True(new CostEstimator().IsLeafCostUnknown);
+        memory.Remember(double.NaN);
+        memory.Remember(0);
+        Assert.Equal(20.0, memory.CostPerUnit);
     }
 
     [Fact]
@@ -401,6 +457,26 @@ public sealed class TimeGranularityTests
         {
             Thread.Sleep(1);
             _leafSizes.Add(problem.Length);
+            return Workloads.SequentialSum(problem);
+        }
+
+        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults.Sum();
+    }
+
+    /// <summary>A granular sum that records its leaves' sizes in the order they start.</summary>
+    private sealed class OrderedLeaves : GranularDivideAndConquer<IndexRange, long>
+    {
+        private System.Collections.Concurrent.ConcurrentQueue<int> _leafSizes = new();
+
+        public int[] TakeLeafSizes() => [.. Interlocked.Exchange(ref _leafSizes, new())];
+
+        protected override long GetSize(IndexRange problem) => problem.Length;
+
+        protected override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth) => problem.Split(2);
+
+        protected override long Execute(IndexRange problem, int depth)
+        {
+            Volatile.Read(ref _leafSizes).Enqueue(problem.Length);
             return Workloads.SequentialSum(problem);
         }
 

@@ -1,3 +1,5 @@
+using System.Globalization;
+
 namespace DivCon.Harness.Measurement;
 /// <summary>
 /// Where a parallel run's time went (work / overhead / idle), how much the work itself grew with the worker
@@ -140,4 +142,38 @@ public sealed record PerformanceBreakdown(
 
     /// <summary>T_1 / T_P.</summary>
     public double Speedup => OneWorkerElapsed / Elapsed;
+
+    /// <summary>
+    /// Warnings about values this breakdown cannot have if every phase time were pure work: more work than the
+    /// thread time P·T_P (beyond 2% for clock differences), or a span longer than T_P. Both happen when a phase is
+    /// timed by its wall time while other tasks run meanwhile: an asynchronous split or merge that waits for nested
+    /// parallel work (the sorts' and Strassen's long sweeps cut into blocks) is observed from its call to its
+    /// completion, so its time counts the blocks it waited for, and, on one worker, whatever else that worker ran.
+    /// </summary>
+    public IReadOnlyList<MetricFlag> Flags
+    {
+        get
+        {
+            var flags = new List<MetricFlag>();
+            if (Work > ThreadTime * 1.02)
+            {
+                flags.Add(new MetricFlag(WorkAboveThreadTime, string.Create(CultureInfo.InvariantCulture,
+                    $"P={Workers}: work {Work.TotalSeconds:F3} s exceeds P x T_P = {ThreadTime.TotalSeconds:F3} s, which pure work cannot: phase times that overlap other tasks (an asynchronous split or merge timed from call to completion) overstate work, inflation and overhead's complement.")));
+            }
+
+            if (Span > Elapsed)
+            {
+                flags.Add(new MetricFlag(SpanAboveElapsed, string.Create(CultureInfo.InvariantCulture,
+                    $"P={Workers}: the estimated span {Span.TotalSeconds:F3} s exceeds T_P = {Elapsed.TotalSeconds:F3} s, which a true span cannot: the one-worker phase times it is built from include overlapping work.")));
+            }
+
+            return flags;
+        }
+    }
+
+    /// <summary>Code of a work time above the thread time P·T_P.</summary>
+    public const string WorkAboveThreadTime = "work>P·T_P";
+
+    /// <summary>Code of a span estimate above the measured time.</summary>
+    public const string SpanAboveElapsed = "span>T_P";
 }

@@ -60,7 +60,7 @@ public static class PerformanceReport
         ArgumentNullException.ThrowIfNull(rows);
         Csv.Write(writer,
             ["program", "workers", "t_p_s", "t_1_s", "t_1_over_p_s", "span_s", "bound_s", "bound_over_t_p", "speedup",
-             "work_s", "work_1_s", "inflation_ratio", "overhead_s", "idle_s", "unaccounted_s"],
+             "work_s", "work_1_s", "inflation_ratio", "overhead_s", "idle_s", "unaccounted_s", "flags"],
             rows.Select(r => (IReadOnlyList<string>)
             [
                 r.Program, r.Breakdown.Workers.ToString(CultureInfo.InvariantCulture), Csv.Number(r.Breakdown.Elapsed.TotalSeconds),
@@ -68,7 +68,7 @@ public static class PerformanceReport
                 Csv.Number(r.Breakdown.Span.TotalSeconds), Csv.Number(r.Breakdown.LowerBound.TotalSeconds), Csv.Number(r.Breakdown.BoundEfficiency),
                 Csv.Number(r.Breakdown.Speedup), Csv.Number(r.Breakdown.Work.TotalSeconds), Csv.Number(r.Breakdown.OneWorkerWork.TotalSeconds),
                 Csv.Number(r.Breakdown.InflationRatio), Csv.Number(r.Breakdown.Overhead.TotalSeconds), Csv.Number(r.Breakdown.Idle.TotalSeconds),
-                Csv.Number(r.Breakdown.Unaccounted.TotalSeconds),
+                Csv.Number(r.Breakdown.Unaccounted.TotalSeconds), MetricFlag.Codes(r.Breakdown.Flags),
             ]));
     }
 
@@ -85,17 +85,29 @@ public static class PerformanceReport
         writer.WriteLine("(thread time without CPU); inflation r = work on P workers / work on 1 worker; the bound is max(T_1/P, T_∞), with the");
         writer.WriteLine("span T_∞ estimated from the one-worker phase profile (mean task per level, balanced tree).");
         writer.WriteLine();
-        var table = new MarkdownTable(["Program", "P", "T_P (s)", "T_1/P (s)", "T_∞ (s)", "Bound / T_P", "Speedup", "Work", "Overhead", "Idle", "Unaccounted", "Inflation r"]);
+        var table = new MarkdownTable(["Program", "P", "T_P (s)", "T_1/P (s)", "T_∞ (s)", "Bound / T_P", "Speedup", "Work", "Overhead", "Idle", "Unaccounted", "Inflation r", "Flags"]);
         foreach ((string program, PerformanceBreakdown b) in rows)
         {
             table.AddRow(program, b.Workers.ToString(CultureInfo.InvariantCulture), NumberText.Fixed(b.Elapsed.TotalSeconds, 4),
                 NumberText.Fixed(b.PerfectDivision.TotalSeconds, 4), NumberText.Fixed(b.Span.TotalSeconds, 4), NumberText.Percent(b.BoundEfficiency),
                 NumberText.Fixed(b.Speedup, 2), NumberText.Percent(b.WorkShare), NumberText.Percent(b.OverheadShare), NumberText.Percent(b.IdleShare),
-                NumberText.Percent(b.UnaccountedShare), NumberText.Fixed(b.InflationRatio, 3));
+                NumberText.Percent(b.UnaccountedShare), NumberText.Fixed(b.InflationRatio, 3), MetricFlag.Codes(b.Flags));
         }
 
         table.WriteTo(writer);
         writer.WriteLine();
+        foreach ((string program, PerformanceBreakdown b) in rows)
+        {
+            foreach (MetricFlag flag in b.Flags)
+            {
+                writer.WriteLine($"- **{flag.Code}** {program}: {flag.Detail}");
+            }
+        }
+
+        if (rows.Any(r => r.Breakdown.Flags.Count > 0))
+        {
+            writer.WriteLine();
+        }
     }
 
     /// <summary>Writes <c>performance.csv</c>, <c>performance.svg</c> and <c>time-vs-bound.svg</c> into a results folder.</summary>

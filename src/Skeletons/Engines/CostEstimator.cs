@@ -32,6 +32,24 @@ internal sealed class CostEstimator
     // Leaves measured so far (saturates at LeavesBeforePrediction; only the threshold matters).
     private int _leaves;
 
+    // What earlier runs of the same program learned (null: nothing is carried between runs).
+    private readonly LeafCostMemory? _memory;
+
+    /// <summary>An estimator that starts empty.</summary>
+    public CostEstimator()
+    {
+    }
+
+    /// <summary>
+    /// An estimator that predicts leaves from <paramref name="memory"/> (what an earlier run of the same program
+    /// measured) until this run has measured <see cref="LeavesBeforePrediction"/> leaves of its own, and then
+    /// writes its own cheapest unit back into it for the next run.
+    /// </summary>
+    public CostEstimator(LeafCostMemory memory)
+    {
+        _memory = memory;
+    }
+
     /// <summary>A sample counts for at most this many times the cell's current cost per unit.</summary>
     public const int OutlierFactor = 4;
 
@@ -85,20 +103,30 @@ internal sealed class CostEstimator
 
             seen = witnessed;
         }
+
+        if (_memory is { } memory && Volatile.Read(ref _leaves) >= LeavesBeforePrediction)
+        {
+            memory.Remember(BitConverter.Int64BitsToDouble(Volatile.Read(ref _minimumLeafCostBits)));
+        }
     }
 
     /// <summary>
+    /// Whether <see cref="PredictLeaf"/> has nothing to go on yet: fewer than <see cref="LeavesBeforePrediction"/>
+    /// leaves measured and nothing remembered from an earlier run.
+    /// </summary>
+    public bool IsLeafCostUnknown =>
+        Volatile.Read(ref _leaves) < LeavesBeforePrediction && (_memory is null || double.IsPositiveInfinity(_memory.CostPerUnit));
+
+    /// <summary>
     /// The predicted execute ticks of a leaf of <paramref name="size"/> units (from the cheapest unit seen), or
-    /// <see cref="Unknown"/> until <see cref="LeavesBeforePrediction"/> leaves have been measured.
+    /// <see cref="Unknown"/> until <see cref="LeavesBeforePrediction"/> leaves have been measured; until then, from
+    /// the cheapest unit an earlier run of the program measured, when there is a <see cref="LeafCostMemory"/>.
     /// </summary>
     public long PredictLeaf(long size)
     {
-        if (Volatile.Read(ref _leaves) < LeavesBeforePrediction)
-        {
-            return Unknown;
-        }
-
-        double perUnit = BitConverter.Int64BitsToDouble(Volatile.Read(ref _minimumLeafCostBits));
+        double perUnit = Volatile.Read(ref _leaves) < LeavesBeforePrediction
+            ? _memory?.CostPerUnit ?? double.PositiveInfinity
+            : BitConverter.Int64BitsToDouble(Volatile.Read(ref _minimumLeafCostBits));
         return double.IsPositiveInfinity(perUnit) ? Unknown : Saturate(perUnit * size);
     }
 
@@ -154,4 +182,31 @@ internal sealed class CostEstimator
     }
 
     private static long Saturate(double ticks) => ticks >= Unknown - 1 ? Unknown - 1 : (long)ticks;
+}
+
+/// <summary>
+/// The cheapest execute cost per unit of size that the last run of a program measured (after its first
+/// <see cref="CostEstimator.LeavesBeforePrediction"/> leaves), kept by the program instance so that its next run
+/// predicts its leaves from the start instead of running its first leaves at the coarse leaf-count size.
+/// </summary>
+/// <remarks>
+/// One double, written and read whole (as 64-bit bits, atomic on every target) without a lock: concurrent runs of one
+/// instance may overwrite each other's value, and either is a measurement of the same program. Each run writes its
+/// own minimum, not the minimum over all runs, so one unusually fast run does not lower every later prediction.
+/// </remarks>
+internal sealed class LeafCostMemory
+{
+    private long _costPerUnitBits = BitConverter.DoubleToInt64Bits(double.PositiveInfinity);
+
+    /// <summary>Stopwatch ticks per unit of size; +infinity until a run has measured enough leaves.</summary>
+    public double CostPerUnit => BitConverter.Int64BitsToDouble(Volatile.Read(ref _costPerUnitBits));
+
+    /// <summary>Records a run's cheapest unit.</summary>
+    public void Remember(double costPerUnit)
+    {
+        if (costPerUnit > 0 && !double.IsInfinity(costPerUnit) && !double.IsNaN(costPerUnit))
+        {
+            Volatile.Write(ref _costPerUnitBits, BitConverter.DoubleToInt64Bits(costPerUnit));
+        }
+    }
 }

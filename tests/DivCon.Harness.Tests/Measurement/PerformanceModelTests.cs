@@ -33,6 +33,24 @@ public class PerformanceModelTests
     }
 
     [Fact]
+    public void A_plausible_breakdown_has_no_flags()
+    {
+        Assert.Empty(PerformanceModel.Analyze(4, S(10), S(32), S(36), S(30), S(24), S(7)).Flags);
+    }
+
+    [Fact]
+    public void Work_above_the_thread_time_and_a_span_above_T_P_are_flagged()
+    {
+        // P = 1, T_P = 1 s, but 1.79 s of "work" (an asynchronous split timed by its wall time) and a 1.2 s span.
+        PerformanceBreakdown b = PerformanceModel.Analyze(1, S(1), S(1.79), S(1), S(1), S(1.79), S(1.2));
+        Assert.Equal([PerformanceBreakdown.WorkAboveThreadTime, PerformanceBreakdown.SpanAboveElapsed], b.Flags.Select(f => f.Code));
+        Assert.Contains("1.790", b.Flags[0].Detail, StringComparison.Ordinal);
+
+        // Within 2% is clock difference, not a flag.
+        Assert.Empty(PerformanceModel.Analyze(2, S(1), S(2.03), S(2), S(2), S(2), S(0.5)).Flags);
+    }
+
+    [Fact]
     public void A_long_span_sets_the_bound()
     {
         PerformanceBreakdown b = PerformanceModel.Analyze(8, S(5), S(10), S(12), S(12), S(10), S(4));
