@@ -141,7 +141,7 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
                 MaximumTicks = RunGranularity.ByTime(granularity).MaximumTicks,
                 Costs = new CostEstimator(_leafCosts),
             },
-            _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker)),
+            _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker), _leafCosts),
         };
         // Volatile: EffectiveGranularity may be read by other threads (a monitor) while runs go on.
         Volatile.Write(ref _lastRun, run);

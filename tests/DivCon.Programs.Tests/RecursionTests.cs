@@ -62,6 +62,8 @@ public sealed class RecursionTests
         Assert.Equal(8, queens.CountPartialBoards(1));
         Assert.Equal(42, queens.CountPartialBoards(2));
         var phases = new PhaseAggregator();
+        // The first run probes with smaller leaves (nothing to predict from yet); the second predicts from it.
+        await queens.RunAsync(BoardState.Empty, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler }).Bounded();
         long solutions = await queens.RunAsync(BoardState.Empty, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler, Observer = phases }).Bounded();
         Assert.Equal(92, solutions);
         // Two workers x 4 leaves = 8 boards wanted: depth 1 has 8, so the root alone splits.
@@ -114,6 +116,8 @@ public sealed class RecursionTests
         using var lease = new SchedulerLease(SchedulerKind.TwoWorkers);
         var phases = new PhaseAggregator();
         var fib = new Fibonacci();
+        // The first run probes with smaller leaves (nothing to predict from yet); the second predicts from it.
+        await fib.RunAsync(24, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler }).Bounded();
         Assert.Equal(Fibonacci.Iterate(24), await fib.RunAsync(24, DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler, Observer = phases }).Bounded());
         long leaves = phases.TotalCount(DivideAndConquerPhase.Execute);
         Assert.Equal(Fibonacci.LeafCount(24, (int)fib.EffectiveGranularity), leaves);

@@ -107,6 +107,9 @@ public sealed class ObserverTests
         var phases = new PhaseAggregator();
         var sum = MapReduce.Create<long>(i => i, (a, b) => a + b, 0);
 
+        // The instance's first run probes with smaller leaves (it has no leaf cost to predict from); the second predicts
+        // from the first, finds the leaves cheap and keeps the leaf-count floor.
+        await sum.RunAsync(new IndexRange(0, 1000), DivideAndConquerOptions.Default with { Scheduler = scheduler }).Bounded();
         long total = await sum.RunAsync(new IndexRange(0, 1000), DivideAndConquerOptions.Default with { Observer = phases, Scheduler = scheduler }).Bounded();
 
         Assert.Equal(499_500, total);

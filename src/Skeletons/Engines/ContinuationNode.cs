@@ -237,6 +237,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (run.Learns)
         {
             run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+            // An inline subtree is also a leaf sample (an upper bound on its leaves' cost per unit; ignored without sizes),
+            // so a run whose leaves all run inline still learns their cost and can pass it to its next run.
+            run.Granularity.Costs.AddLeaf(_size, ticks);
         }
 
         Report(result, ticks);

@@ -237,6 +237,9 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         {
             _ticks = run.Elapsed(learning);
             run.Granularity.Costs!.AddSubtree(_depth, Math.Max(size, 1), _ticks);
+            // An inline subtree is also a leaf sample (an upper bound on its leaves' cost per unit; ignored without sizes),
+            // so a run whose leaves all run inline still learns their cost and can pass it to its next run.
+            run.Granularity.Costs.AddLeaf(size, _ticks);
         }
 
         return completed ? result : default!;

@@ -74,12 +74,15 @@ internal sealed class RunGranularity
     };
 
     /// <summary>The time-based rule with the bounds of <paramref name="granularity"/>, plus a granular program's size rule.</summary>
-    public static RunGranularity ByTime(Granularity granularity, long sizeThreshold = 0) => new()
+    /// <param name="granularity">The program's granularity.</param>
+    /// <param name="sizeThreshold">A granular program's size threshold (0 for a plain program).</param>
+    /// <param name="memory">What earlier runs of the program learned about its leaves (granular programs), or null.</param>
+    public static RunGranularity ByTime(Granularity granularity, long sizeThreshold = 0, LeafCostMemory? memory = null) => new()
     {
         Rule = granularity.MinimumTaskCost > TimeSpan.Zero ? InlineRule.ByTime : InlineRule.Never,
         MinimumTicks = ToTicks(granularity.MinimumTaskCost),
         MaximumTicks = ToTicks(granularity.MaximumTaskDuration),
-        Costs = new CostEstimator(),
+        Costs = memory is null ? new CostEstimator() : new CostEstimator(memory),
         SizeThreshold = sizeThreshold,
     };
 

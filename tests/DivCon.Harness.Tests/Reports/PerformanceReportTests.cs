@@ -64,7 +64,7 @@ public class PerformanceReportTests
         List<List<string>> table = CsvParser.Parse(csv.ToString());
         Assert.Equal(["program", "workers", "t_p_s", "t_1_s", "t_1_over_p_s", "span_s", "bound_s", "bound_over_t_p", "speedup",
             "work_s", "work_1_s", "inflation_ratio", "overhead_s", "idle_s", "unaccounted_s", "flags"], table[0]);
-        Assert.Equal(["qs", "4", "10", "30", "7.5", "7", "7.5", "0.75", "3", "32", "24", "1.3333333333333333", "4", "4", "0"], table[2]);
+        Assert.Equal(["qs", "4", "10", "30", "7.5", "7", "7.5", "0.75", "3", "32", "24", "1.3333333333333333", "4", "4", "0", ""], table[2]);
 
         var md = new StringWriter { NewLine = "\n" };
         PerformanceReport.WriteMarkdown(md, [("qs", inflated)]);
