@@ -50,7 +50,7 @@ public static class SimulationValidation
 {
     /// <summary>The measured folders compared by default (cyclic and symmetric tests on the 2-CPU machine).</summary>
     public static IReadOnlyList<string> DefaultFolders { get; } =
-        ["cyclic-3-thesis-rounds", "cyclic-5-thesis", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
+        ["cyclic-3-thesis-rounds", "cyclic-5-thesis-rounds", "cyclic-5-thesis", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
 
     /// <summary>The worker count the measured experiments ran on (<c>data.workers</c> of the first folder's <c>setup.json</c>).</summary>
     /// <param name="measuredRoot">The measured results root.</param>
