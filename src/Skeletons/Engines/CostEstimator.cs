@@ -204,9 +204,13 @@ internal sealed class LeafCostMemory
     /// <summary>Records a run's cheapest unit.</summary>
     public void Remember(double costPerUnit)
     {
-        if (costPerUnit > 0 && !double.IsInfinity(costPerUnit) && !double.IsNaN(costPerUnit))
+        long bits = BitConverter.DoubleToInt64Bits(costPerUnit);
+        // Every measured leaf of a run offers its minimum, which rarely changes: store only a new value, so that the
+        // workers finishing leaves read a shared cache line instead of all writing it.
+        if (costPerUnit > 0 && !double.IsInfinity(costPerUnit) && !double.IsNaN(costPerUnit)
+            && Volatile.Read(ref _costPerUnitBits) != bits)
         {
-            Volatile.Write(ref _costPerUnitBits, BitConverter.DoubleToInt64Bits(costPerUnit));
+            Volatile.Write(ref _costPerUnitBits, bits);
         }
     }
 }

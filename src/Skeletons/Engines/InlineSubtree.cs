@@ -58,17 +58,13 @@ internal static class InlineSubtree<TProblem, TResult>
     }
 
     /// <summary>
-    /// <see cref="TrySolveSplitting{TFunctions}"/> for an unobserved run of a program without sizes (leaves
-    /// <paramref name="nodes"/> as it is: the count is reported only to an observer): the same calls
-    /// in the same order and the same checks (stack, recursion limit, children, the stop flag at every node and
-    /// before every merge), with nothing else per node. The stop flag is one load: the run turns a cancellation
-    /// request into its stop reason as it happens (see <see cref="RunContext{TProblem, TResult}.IsStopped"/>).
+    /// The checks every inline node that splits makes before its split: the stack (every
+    /// <see cref="StackCheckMask"/> + 1 levels; throws <see cref="InsufficientExecutionStackException"/>, which fails
+    /// the run, instead of overflowing), the netstandard2.0 depth limit, and the run's recursion limit.
     /// </summary>
-    private static bool TrySolveBareSplitting<TFunctions>(
-        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
-        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void CheckDepth(RunContext<TProblem, TResult> run, int depth)
     {
-        result = default!;
         if ((depth & StackCheckMask) == 0)
         {
             RuntimeHelpers.EnsureSufficientExecutionStack();
@@ -86,7 +82,21 @@ internal static class InlineSubtree<TProblem, TResult>
         {
             run.CheckRecursionLimit(depth);
         }
+    }
 
+    /// <summary>
+    /// <see cref="TrySolveSplitting{TFunctions}"/> for an unobserved run of a program without sizes (leaves
+    /// <paramref name="nodes"/> as it is: the count is reported only to an observer): the same calls
+    /// in the same order and the same checks (stack, recursion limit, children, the stop flag at every node and
+    /// before every merge), with nothing else per node. The stop flag is one load: the run turns a cancellation
+    /// request into its stop reason as it happens (see <see cref="RunContext{TProblem, TResult}.IsStopped"/>).
+    /// </summary>
+    private static bool TrySolveBareSplitting<TFunctions>(
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, ref long nodes, out TResult result)
+        where TFunctions : struct, IUserFunctions<TProblem, TResult>
+    {
+        result = default!;
+        CheckDepth(run, depth);
         var subproblems = functions.Split(problem, depth);
         int count = subproblems?.Count ?? 0;
         if (count == 0)
@@ -134,24 +144,7 @@ internal static class InlineSubtree<TProblem, TResult>
         where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
         result = default!;
-        if ((depth & StackCheckMask) == 0)
-        {
-            // Throws InsufficientExecutionStackException (which fails the run) instead of overflowing the stack.
-            RuntimeHelpers.EnsureSufficientExecutionStack();
-        }
-
-#if !NETCOREAPP
-        if (depth >= LegacyInlineDepthLimit)
-        {
-            throw new InsufficientExecutionStackException(
-                $"An inline recursion reached depth {depth}; on this target (netstandard2.0) inline subtrees stop at depth {LegacyInlineDepthLimit} instead of risking a stack overflow.");
-        }
-#endif
-
-        if (depth >= run.RecursionLimit)
-        {
-            run.CheckRecursionLimit(depth);
-        }
+        CheckDepth(run, depth);
 
         // Without an observer the phases are called bare: this is the path serial elision is for.
         bool observed = run.Observer is not null;
