@@ -242,12 +242,19 @@ public sealed partial class MultiprogramScheduler
     private AllocationSnapshot TakeSnapshot()
     {
         var serving = new Dictionary<WorkQueueSet, int>(_programs.Length);
+        var running = new Dictionary<WorkQueueSet, int>(_programs.Length);
         foreach (CpuSlot cpu in _pool.Cpus)
         {
             // Each CPU counts once, for the set its server takes tasks from (an old server finishing a task after
-            // a handover is not counted).
-            WorkQueueSet queues = cpu.Queues;
+            // a handover is not counted). Server, its queues and its in-task flag are separate volatile reads: the
+            // worker may start or end a task between them, which at worst counts one task too many or too few.
+            Worker server = cpu.Server;
+            WorkQueueSet queues = server.Queues;
             serving[queues] = serving.GetValueOrDefault(queues) + 1;
+            if (server.IsInTask)
+            {
+                running[queues] = running.GetValueOrDefault(queues) + 1;
+            }
         }
 
         var states = new ProgramState[_programs.Length];
@@ -260,7 +267,8 @@ public sealed partial class MultiprogramScheduler
                 (int)Math.Min(p.Queues.AvailableTasks, int.MaxValue),
                 p.CurrentCores,
                 p.Scalability,
-                serving.GetValueOrDefault(p.Queues));
+                serving.GetValueOrDefault(p.Queues),
+                running.GetValueOrDefault(p.Queues));
         }
 
         return new AllocationSnapshot(WorkerCount, states);

@@ -156,4 +156,58 @@ public class StarvationGuardTests
 
         Assert.True(checkedCases > 100, $"Only {checkedCases} cases had cores >= programs.");
     }
+    [Fact]
+    public void A_program_running_its_last_task_on_its_core_keeps_its_turn()
+    {
+        // Round 1: programs 1 and 2 hold the two cores, program 0 waits with tasks and is owed a turn.
+        var decider = new RebalanceDecider(new TaskAvailabilityPolicy(), CpuTopology.Uniform(1, 2));
+        RebalanceEvent first = decider.Decide(
+            new AllocationSnapshot(2, [
+                new ProgramState(new ProgramId(0), 1.9, availableTasks: 10, currentCores: 0, servingWorkers: 0),
+                new ProgramState(new ProgramId(1), 1.5, availableTasks: 10, currentCores: 1, servingWorkers: 1),
+                new ProgramState(new ProgramId(2), 1.2, availableTasks: 10, currentCores: 1, servingWorkers: 1)]),
+            RebalanceReason.Interval,
+            1);
+        int[] held = [.. first.After.Select(a => a.Cores)];
+        Assert.Equal(1, held[0]);
+        int holder = held[1] == 1 ? 1 : 2, waiter = 3 - holder;
+
+        // Round 2: program 0's queues are empty for a moment while its core runs its task; the program that lost its
+        // core in round 1 waits with tasks. Program 0 is the least-served holder, so the waiter takes the other
+        // holder's core and program 0 keeps its own: its turn has only begun.
+        RebalanceEvent second = decider.Decide(
+            new AllocationSnapshot(2, [
+                new ProgramState(new ProgramId(0), 1.9, availableTasks: 0, currentCores: 1, servingWorkers: 1, runningTasks: 1),
+                new ProgramState(new ProgramId(holder), holder == 1 ? 1.5 : 1.2, availableTasks: 10, currentCores: 1, servingWorkers: 1),
+                new ProgramState(new ProgramId(waiter), waiter == 1 ? 1.5 : 1.2, availableTasks: 10, currentCores: 0, servingWorkers: 0)]),
+            RebalanceReason.Interval,
+            2);
+        int CoresOf(int id) => second.After.Single(a => a.Id == new ProgramId(id)).Cores;
+        Assert.Equal(1, CoresOf(0));
+        Assert.Equal(1, CoresOf(waiter));
+        Assert.Equal(0, CoresOf(holder));
+    }
+
+    [Fact]
+    public void A_program_with_empty_queues_and_no_running_task_leaves_time_sharing()
+    {
+        // The same moment without the running task: program 0 is idle, so the two busy programs share the cores
+        // (the policy's decision stands) and program 0 gets none.
+        var decider = new RebalanceDecider(new TaskAvailabilityPolicy(), CpuTopology.Uniform(1, 2));
+        RebalanceEvent decision = decider.Decide(
+            new AllocationSnapshot(2, [
+                new ProgramState(new ProgramId(0), 1.9, availableTasks: 0, currentCores: 1, servingWorkers: 1, runningTasks: 0),
+                new ProgramState(new ProgramId(1), 1.5, availableTasks: 10, currentCores: 1, servingWorkers: 1),
+                new ProgramState(new ProgramId(2), 1.2, availableTasks: 10, currentCores: 0, servingWorkers: 0)]),
+            RebalanceReason.Interval,
+            1);
+        Assert.Equal([0, 1, 1], decision.After.OrderBy(a => a.Id.Value).Select(a => a.Cores));
+    }
+
+    [Fact]
+    public void Running_tasks_must_not_be_negative()
+    {
+        var ex = Assert.Throws<ArgumentOutOfRangeException>("runningTasks", () => new ProgramState(new ProgramId(3), 1.5, 1, 1, runningTasks: -2));
+        Assert.Contains("-2", ex.Message, StringComparison.Ordinal);
+    }
 }

@@ -14,7 +14,10 @@ namespace DivCon.Schedulers.Multiprogram.Decisions;
 /// another program is idle. In a busy workload nobody is idle, so without the guard that program never runs.
 /// </para>
 /// <para>
-/// Rule: a program is <em>busy</em> when it has available tasks. While there are at most as many busy programs as
+/// Rule: a program is <em>busy</em> when it has available tasks, or when a core it holds is running one of its tasks
+/// (<see cref="ProgramState.RunningTasks"/>): a program on one core empties its queues for a moment every time that
+/// core runs its last queued task, and ending its turn then would leave the tasks it spawns next without a core until
+/// its next turn, several decisions later. While there are at most as many busy programs as
 /// cores the policy's decision stands unchanged. With more, the guard decides instead (time sharing): each core goes
 /// to a different busy program, so every holder has exactly one core and the policy's proportions do not matter.
 /// Busy programs that hold cores keep one; free cores go to waiting busy programs, least-served first (then
@@ -99,7 +102,7 @@ internal sealed class StarvationGuard
         var waiting = new List<int>();
         for (int i = 0; i < programs.Count; i++)
         {
-            if (programs[i].AvailableTasks > 0)
+            if (IsBusy(programs[i]))
             {
                 (programs[i].CurrentCores > 0 ? holders : waiting).Add(i);
             }
@@ -161,6 +164,10 @@ internal sealed class StarvationGuard
         Debug.Assert(cores.Sum() == coreCount, "Time sharing gives every core to exactly one busy program.");
         return new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
     }
+
+    /// <summary>Whether <paramref name="program"/> takes part in time sharing: tasks queued, or a held core running one of its tasks.</summary>
+    private static bool IsBusy(ProgramState program) =>
+        program.AvailableTasks > 0 || (program.RunningTasks > 0 && program.CurrentCores > 0);
 
     /// <summary>Orders waiting programs: least served, then longest wait, then snapshot order.</summary>
     private int CompareClaims(IReadOnlyList<ProgramState> programs, int a, int b)

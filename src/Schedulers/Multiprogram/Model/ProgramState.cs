@@ -22,8 +22,12 @@ public sealed record ProgramState
     /// lags <paramref name="currentCores"/>); at least 0. <see langword="null"/>: not measured, taken as
     /// <paramref name="currentCores"/>.
     /// </param>
+    /// <param name="runningTasks">
+    /// Tasks of the program running now on the CPUs it holds (a CPU's serving worker inside one of the program's
+    /// tasks); at least 0. 0 when not measured.
+    /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A number is out of range; the message names it and its value.</exception>
-    public ProgramState(ProgramId id, double speedup, int availableTasks, int currentCores, ScalabilityTable? table = null, int? servingWorkers = null)
+    public ProgramState(ProgramId id, double speedup, int availableTasks, int currentCores, ScalabilityTable? table = null, int? servingWorkers = null, int runningTasks = 0)
     {
         if (!double.IsFinite(speedup) || speedup <= 0)
         {
@@ -37,7 +41,13 @@ public sealed record ProgramState
             throw new ArgumentOutOfRangeException(nameof(servingWorkers), servingWorkers, $"Serving workers of {id} must be at least 0.");
         }
 
+        if (runningTasks < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(runningTasks), runningTasks, $"Running tasks of {id} must be at least 0.");
+        }
+
         Id = id;
+        RunningTasks = runningTasks;
         ServingWorkers = servingWorkers ?? currentCores;
         Speedup = speedup;
         AvailableTasks = availableTasks;
@@ -62,6 +72,13 @@ public sealed record ProgramState
     /// not measured. Differs from it while workers finish a task of the program they are leaving.
     /// </summary>
     public int ServingWorkers { get; }
+
+    /// <summary>
+    /// Tasks of the program running now on the CPUs it holds (a serving worker inside one of its tasks); 0 when not
+    /// measured. With <see cref="AvailableTasks"/> it tells whether the program is using its cores: a program whose
+    /// queues are momentarily empty while its only core runs its task is still busy.
+    /// </summary>
+    public int RunningTasks { get; }
 
     /// <summary>Speedup by core count, when measured; <see langword="null"/> when only <see cref="Speedup"/> is known.</summary>
     public ScalabilityTable? Table { get; }
