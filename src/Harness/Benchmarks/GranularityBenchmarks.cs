@@ -188,9 +188,20 @@ public class SumBandwidthBenchmarks
 /// task and runs them inline.
 /// </summary>
 /// <remarks>
+/// <para>
 /// Goals: on 2 workers DivCon at most 0.6x the plain recursion; on 1 worker at most 1.15x. The idiomatic TPL
 /// recursions are left out here: with a task or an invoke per node they would create millions of tasks per run.
 /// Run: <c>dotnet run -c Release --project src/Harness -- bench --filter '*FineGranularityBenchmarks*'</c>.
+/// </para>
+/// <para>
+/// What two threads can reach at all: <see cref="PlainRecursionTwoCopies"/> runs two copies of the plain recursion at
+/// once on two threads and reports the time per copy, so its ratio is the machine's ceiling for a perfect 2-way
+/// split of the same work (shared caches, memory bandwidth, the garbage collector's pauses, which stop both
+/// threads). A DivCon ratio near that ceiling leaves nothing to the scheduling; one well above it is lost in the
+/// skeleton or the scheduler. Each benchmark process also prints, when it ends, a <c>// fine-grain diagnostics</c>
+/// line: per run, the garbage collections and their pause time, and for DivCon the tasks, steals and parks of
+/// the scheduler it ran on.
+/// </para>
 /// </remarks>
 [MemoryDiagnoser]
 [MinColumn] // Under load the minimum is the steadiest figure: preemption only ever adds time.
@@ -207,6 +218,9 @@ public class FineGranularityBenchmarks
     private DivideAndConquerOptions _onOneWorker = null!;
     private DivideAndConquerOptions _onWorkStealing = null!;
     private DivideAndConquerOptions _onAffinity = null!;
+
+    // Created at the first run (after the setup's allocations), so the counts below are the runs' own.
+    private FineGrainDiagnostics? _diagnostics;
 
     /// <summary>The workload.</summary>
     [ParamsAllValues]
@@ -241,10 +255,11 @@ public class FineGranularityBenchmarks
         _onAffinity = DivideAndConquerOptions.Default with { Scheduler = _affinity };
     }
 
-    /// <summary>Stops the schedulers.</summary>
+    /// <summary>Prints the diagnostics line, then stops the schedulers.</summary>
     [GlobalCleanup]
     public void Cleanup()
     {
+        Console.WriteLine(_diagnostics?.Report(_oneWorker, _workStealing, _affinity));
         _oneWorker?.Dispose();
         _workStealing?.Dispose();
         _affinity?.Dispose();
@@ -253,27 +268,93 @@ public class FineGranularityBenchmarks
     /// <summary>The four lambdas called by a plain depth-first recursion.</summary>
     /// <returns>The result.</returns>
     [Benchmark(Baseline = true)]
-    public long PlainRecursion() => _plain();
+    public long PlainRecursion() => Counted(_plain);
+
+    /// <summary>
+    /// Two copies of <see cref="PlainRecursion"/> at once on two threads, reported per copy: the ratio a perfect
+    /// split of the work over two workers could reach on this machine.
+    /// </summary>
+    /// <returns>The sum of the two results.</returns>
+    [Benchmark(OperationsPerInvoke = 2)]
+    public long PlainRecursionTwoCopies()
+    {
+        long first = 0;
+        long second = 0;
+        Counted(() =>
+        {
+            Parallel.Invoke(() => first = _plain(), () => second = _plain());
+            return 0;
+        });
+        return first + second;
+    }
 
     /// <summary>DivCon on its work-stealing scheduler with 1 worker.</summary>
     /// <returns>The result.</returns>
     [Benchmark]
-    public long DivConWorkStealing1() => _divCon(_onOneWorker);
+    public long DivConWorkStealing1() => Counted(() => _divCon(_onOneWorker));
 
     /// <summary>DivCon on its work-stealing scheduler with 2 workers.</summary>
     /// <returns>The result.</returns>
     [Benchmark]
-    public long DivConWorkStealing2() => _divCon(_onWorkStealing);
+    public long DivConWorkStealing2() => Counted(() => _divCon(_onWorkStealing));
 
     /// <summary>DivCon on its CPU-pinned scheduler with 2 workers.</summary>
     /// <returns>The result.</returns>
     [Benchmark]
-    public long DivConAffinity2() => _divCon(_onAffinity);
+    public long DivConAffinity2() => Counted(() => _divCon(_onAffinity));
 
     /// <summary>DivCon on the .NET thread pool.</summary>
     /// <returns>The result.</returns>
     [Benchmark]
-    public long DivConThreadPool() => _divCon(DivideAndConquerOptions.Default);
+    public long DivConThreadPool() => Counted(() => _divCon(DivideAndConquerOptions.Default));
+
+    private long Counted(Func<long> run)
+    {
+        _diagnostics ??= new FineGrainDiagnostics();
+        _diagnostics.Runs++;
+        return run();
+    }
+}
+
+/// <summary>
+/// Per-run counts of one benchmark process of <see cref="FineGranularityBenchmarks"/> (BenchmarkDotNet runs each
+/// benchmark in its own process, so they belong to one method), from the first run to the cleanup: warm-up and
+/// pilot runs included, which have the same shape as the measured ones.
+/// </summary>
+internal sealed class FineGrainDiagnostics
+{
+    private readonly int _gen0 = GC.CollectionCount(0);
+    private readonly TimeSpan _pause = GC.GetTotalPauseDuration();
+
+    /// <summary>Runs so far (incremented on the benchmark's thread only).</summary>
+    public long Runs { get; set; }
+
+    /// <summary>The line printed at cleanup: GC per run, and the statistics of each DivCon scheduler that ran tasks.</summary>
+    /// <param name="schedulers">The benchmark's schedulers (null ones are skipped).</param>
+    /// <returns>The line.</returns>
+    public string Report(params WorkerPoolTaskScheduler?[] schedulers)
+    {
+        double runs = Math.Max(Runs, 1);
+        var line = new System.Text.StringBuilder(FormattableString.Invariant(
+            $"// fine-grain diagnostics: {Runs} runs; per run: gen0 GCs {(GC.CollectionCount(0) - _gen0) / runs:F1}, GC pause {(GC.GetTotalPauseDuration() - _pause).TotalMilliseconds / runs:F2} ms"));
+        foreach (var scheduler in schedulers)
+        {
+            if (scheduler is null || scheduler.Statistics.TasksExecuted == 0)
+            {
+                continue;
+            }
+
+            var total = scheduler.Statistics;
+            line.Append(FormattableString.Invariant(
+                $"; {scheduler.GetType().Name}({total.WorkerCount}): tasks {total.TasksExecuted / runs:F0}, steals {total.Steals / runs:F1}, failed steals {total.FailedSteals / runs:F1}, parks {total.Parks / runs:F1}, tasks per worker"));
+            foreach (var worker in scheduler.WorkerStatistics)
+            {
+                line.Append(FormattableString.Invariant($" {worker.TasksExecuted / runs:F0}"));
+            }
+        }
+
+        return line.ToString();
+    }
 }
 
 /// <summary>The workloads of <see cref="FineGranularityBenchmarks"/>.</summary>
