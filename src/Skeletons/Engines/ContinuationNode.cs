@@ -253,7 +253,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
         {
-            splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+            {
+                splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
+            }
         }
         catch (Exception e)
         {
@@ -372,7 +375,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<TResult> merging;
         try
         {
-            merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+            {
+                merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
+            }
         }
         catch (Exception e)
         {
