@@ -212,7 +212,7 @@ public static class SimulateCommand
             ? v.ToString("0.###", CultureInfo.InvariantCulture)
             : "?";
         return string.Create(CultureInfo.InvariantCulture,
-            $"{tree.Property("preset") ?? "?"} size {tree.Property("size") ?? "?"}, {tree.Property("workers") ?? "?"} worker(s), granularity for {tree.Property("granularityCores") ?? "?"} cores, {tree.Nodes.Count} nodes, run {run} s");
+            $"{tree.Property("preset") ?? "?"} size {tree.Property("size") ?? "?"}, {tree.Property("workers") ?? "?"} worker(s), granularity for {tree.Property("granularityCores") ?? "?"} cores, {tree.Nodes.Count} nodes{(tree.NestedRuns.Count > 0 ? $" (+{tree.TotalNodeCount - tree.Nodes.Count} in nested runs)" : "")}, run {run} s");
     }
 
     private static WorkInflation ParseInflation(string? text)

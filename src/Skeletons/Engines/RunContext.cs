@@ -167,9 +167,10 @@ internal sealed class RunContext<TProblem, TResult>
 
     /// <summary>
     /// Reports a finished phase to the observer, if any, with the node's identity when the observer asks for it
-    /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw.
+    /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw. The phase ended now,
+    /// or at <paramref name="endTimestamp"/> when that is not 0 (an asynchronous phase whose task completed earlier).
     /// </summary>
-    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent)
+    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent, long endTimestamp = 0)
     {
         var observer = Observer;
         if (observer is null)
@@ -179,7 +180,7 @@ internal sealed class RunContext<TProblem, TResult>
 
         try
         {
-            long elapsed = Stopwatch.GetTimestamp() - startTimestamp;
+            long elapsed = (endTimestamp != 0 ? endTimestamp : Stopwatch.GetTimestamp()) - startTimestamp;
             observer.OnPhase(phase, depth, elapsed);
             if (ReportsNodes)
             {
