@@ -40,7 +40,7 @@ public static class SimulateCommand
             AllowMultipleArgumentsPerToken = true,
             HelpName = "folder,...",
         };
-        var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis-loaded", HelpName = "folder" };
+        var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis", HelpName = "folder" };
         var programs = NameListOption.Create("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
         string[] schemeNames = [.. SimulatedSchemes.All.Select(s => s.Name())];
