@@ -1,3 +1,4 @@
+using DivCon.Skeletons;
 using DivCon.Skeletons.Tracing;
 
 namespace DivCon.Simulator;
@@ -9,29 +10,49 @@ namespace DivCon.Simulator;
 /// task graph.
 /// </summary>
 /// <remarks>
-/// Invariants: node 0 is the root; children of node i are <c>FirstChild[i] .. FirstChild[i] + ChildCount[i] - 1</c>,
-/// all with <c>Parent == i</c>; durations are non-negative nanoseconds; <see cref="Merge"/> is 0 for leaves.
+/// <para>Invariants: node 0 is the root; children of node i are <c>FirstChild[i] .. FirstChild[i] + ChildCount[i] - 1</c>,
+/// all with <c>Parent == i</c>; durations are non-negative nanoseconds; <see cref="Merge"/> is 0 for leaves.</para>
+/// <para>Nested runs (<see cref="TaskTree.NestedRuns"/>) are appended after the tree that holds them, each a tree of
+/// its own (root with parent -1 and a <see cref="HostNode"/>). A phase with k nested runs is k + 1 tasks of own work
+/// (<see cref="PieceWork"/>): piece j &lt; k ends by pushing run j's root; run j's root, when done, pushes piece j + 1
+/// of its host; the last piece ends the phase as a plain split or merge ends. The pieces of one phase sum to its
+/// duration.</para>
 /// </remarks>
 public sealed class TaskGraph
 {
-    private TaskGraph(int[] parent, int[] firstChild, int[] childCount, long[] work, long[] merge)
+    private TaskGraph(Builder b)
     {
-        Parent = parent;
-        FirstChild = firstChild;
-        ChildCount = childCount;
-        Work = work;
-        Merge = merge;
-        long total = 0;
-        for (int i = 0; i < work.Length; i++)
+        Parent = [.. b.Parent];
+        int count = Parent.Length;
+        FirstChild = [.. b.FirstChild.Select(f => f < 0 ? count : f)];
+        ChildCount = [.. b.ChildCount];
+        Work = [.. b.Work];
+        Merge = [.. b.Merge];
+        HostNode = [.. b.HostNode];
+        HostMerge = [.. b.HostMerge];
+        HostIndex = [.. b.HostIndex];
+        SplitNested = new NestedRun[]?[count];
+        MergeNested = new NestedRun[]?[count];
+        int nestedRuns = 0;
+        foreach (var ((node, merge), runs) in b.Nested)
         {
-            total += work[i] + merge[i];
+            (merge ? MergeNested : SplitNested)[node] = [.. runs];
+            nestedRuns += runs.Count;
+        }
+
+        long total = 0;
+        for (int i = 0; i < count; i++)
+        {
+            total += Work[i] + Merge[i];
         }
 
         TotalWork = total;
-        TaskCount = work.Length + childCount.Count(c => c > 0);
+        NestedRunCount = nestedRuns;
+        // Every nested run adds one own-work piece (the one after it) to its host phase.
+        TaskCount = count + ChildCount.Count(c => c > 0) + nestedRuns;
     }
 
-    /// <summary>Parent of each node (-1 for the root).</summary>
+    /// <summary>Parent of each node (-1 for the root and for the root of every nested run).</summary>
     internal int[] Parent { get; }
 
     /// <summary>First child of each node (meaningless for leaves).</summary>
@@ -40,19 +61,63 @@ public sealed class TaskGraph
     /// <summary>Children of each node (0 for leaves).</summary>
     internal int[] ChildCount { get; }
 
-    /// <summary>Split (internal node) or execute (leaf) duration, ns.</summary>
+    /// <summary>Split (internal node) or execute (leaf) duration, ns: the phase's own work, nested runs excluded.</summary>
     internal long[] Work { get; }
 
-    /// <summary>Merge duration, ns (0 for leaves).</summary>
+    /// <summary>Merge duration, ns (0 for leaves): the phase's own work, nested runs excluded.</summary>
     internal long[] Merge { get; }
+
+    /// <summary>For the root of a nested run: the host node whose phase continues when the run ends; -1 otherwise.</summary>
+    internal int[] HostNode { get; }
+
+    /// <summary>For the root of a nested run: whether its host phase is the merge (else the split).</summary>
+    internal bool[] HostMerge { get; }
+
+    /// <summary>For the root of a nested run: its position among its host phase's nested runs (0 = first).</summary>
+    internal int[] HostIndex { get; }
+
+    /// <summary>Per node: the nested runs of its split, in order, or null (most nodes).</summary>
+    internal NestedRun[]?[] SplitNested { get; }
+
+    /// <summary>Per node: the nested runs of its merge, in order, or null.</summary>
+    internal NestedRun[]?[] MergeNested { get; }
+
+    /// <summary>The number of nested runs one run of the graph starts.</summary>
+    public int NestedRunCount { get; }
+
+    /// <summary>
+    /// The duration of piece <paramref name="segment"/> of a phase, ns: a phase with k nested runs is k + 1 pieces of own
+    /// work (piece j &lt; k is the work before run j; piece k the rest), a plain phase one piece.
+    /// </summary>
+    internal long PieceWork(int node, bool merge, int segment)
+    {
+        var runs = merge ? MergeNested[node] : SplitNested[node];
+        long total = merge ? Merge[node] : Work[node];
+        if (runs is null)
+        {
+            return total;
+        }
+
+        if (segment < runs.Length)
+        {
+            return runs[segment].WorkBefore;
+        }
+
+        foreach (var run in runs)
+        {
+            total -= run.WorkBefore;
+        }
+
+        return total;
+    }
 
     /// <summary>The number of nodes.</summary>
     public int NodeCount => Work.Length;
 
-    /// <summary>The number of tasks one run makes (leaves + 2 x internal nodes).</summary>
+    /// <summary>The number of tasks one run makes (leaves + 2 x internal nodes + one per nested run), nested runs' nodes included.</summary>
     public int TaskCount { get; }
 
-    /// <summary>The sum of every task's duration, ns (no overheads): the work of one run.</summary>
+    /// <summary>The sum of every task's duration, ns (no overheads): the work of one run, nested runs included.</summary>
     public long TotalWork { get; }
 
     /// <summary>
@@ -87,13 +152,31 @@ public sealed class TaskGraph
             throw new ArgumentOutOfRangeException(nameof(clampOutliers), clampOutliers, "The outlier factor must be 0 (off) or a finite number above 1.");
         }
 
+        var builder = new Builder();
+        Append(builder, tree, coarsenBelowNs, flattenBelowNs, clampOutliers);
+        return new TaskGraph(builder);
+    }
+
+    /// <summary>
+    /// Appends <paramref name="tree"/> (simplified as <see cref="FromTree"/> says) to the builder, then its nested runs
+    /// (recursively) after it; returns the index of its root.
+    /// </summary>
+    private static int Append(Builder b, TaskTree tree, long coarsenBelowNs, long flattenBelowNs, double clampOutliers)
+    {
         var nodes = clampOutliers > 0 ? ClampOutliers(tree.Nodes, clampOutliers) : tree.Nodes;
         int n = nodes.Count;
+        // Nested work per host node (a collapsed subtree absorbs its nested runs; a host is never dissolved).
+        var nestedWork = new long[n];
+        foreach (var run in tree.NestedRuns)
+        {
+            nestedWork[run.Node] += run.Tree.TotalWork;
+        }
+
         // Subtree work, bottom-up: breadth-first order puts every child after its parent.
         var subtree = new long[n];
         for (int i = n - 1; i >= 0; i--)
         {
-            subtree[i] += nodes[i].Work + nodes[i].MergeWork;
+            subtree[i] += nodes[i].Work + nodes[i].MergeWork + nestedWork[i];
             if (nodes[i].Parent >= 0)
             {
                 subtree[nodes[i].Parent] += subtree[i];
@@ -101,52 +184,73 @@ public sealed class TaskGraph
         }
 
         bool Collapsed(int i) => !nodes[i].IsLeaf && coarsenBelowNs > 0 && subtree[i] <= coarsenBelowNs;
-        bool Dissolved(int i) => i != 0 && !nodes[i].IsLeaf && !Collapsed(i) && flattenBelowNs > 0 && nodes[i].Work + nodes[i].MergeWork <= flattenBelowNs;
+        bool Dissolved(int i) => i != 0 && !nodes[i].IsLeaf && !Collapsed(i) && nestedWork[i] == 0 && flattenBelowNs > 0 && nodes[i].Work + nodes[i].MergeWork <= flattenBelowNs;
 
         // Breadth-first over the simplified tree: each kept node's children are its original children, with
         // dissolved ones replaced (recursively, in order) by their own children.
+        int offset = b.Parent.Count;
         var order = new List<int> { 0 };
-        var parent = new List<int> { -1 };
-        var work = new List<long>();
-        var merge = new List<long>();
-        var childCount = new List<int>();
-        var firstChild = new List<int>();
+        var kept = new Dictionary<int, int>();
+        b.Parent.Add(-1);
         var children = new List<int>();
         for (int k = 0; k < order.Count; k++)
         {
             int i = order[k];
             var node = nodes[i];
+            b.HostNode.Add(-1);
+            b.HostMerge.Add(false);
+            b.HostIndex.Add(-1);
             if (node.IsLeaf || Collapsed(i))
             {
-                work.Add(node.IsLeaf ? node.Work : subtree[i]);
-                merge.Add(0);
-                childCount.Add(0);
-                firstChild.Add(-1);
+                b.Work.Add(node.IsLeaf ? node.Work : subtree[i]);
+                b.Merge.Add(0);
+                b.ChildCount.Add(0);
+                b.FirstChild.Add(-1);
                 continue;
             }
 
+            kept[i] = offset + k;
             long split = node.Work;
             long join = node.MergeWork;
             children.Clear();
             Expand(i, ref split, ref join);
-            work.Add(split);
-            merge.Add(join);
-            childCount.Add(children.Count);
-            firstChild.Add(order.Count);
+            b.Work.Add(split);
+            b.Merge.Add(join);
+            b.ChildCount.Add(children.Count);
+            b.FirstChild.Add(offset + order.Count);
             foreach (int c in children)
             {
                 order.Add(c);
-                parent.Add(k);
+                b.Parent.Add(offset + k);
             }
         }
 
-        int count = order.Count;
-        return new TaskGraph(
-            [.. parent],
-            [.. firstChild.Select(f => f < 0 ? count : f)],
-            [.. childCount],
-            [.. work],
-            [.. merge]);
+        // The nested runs of kept internal nodes, appended after this tree (their hosts' indexes are final).
+        foreach (var run in tree.NestedRuns)
+        {
+            if (!kept.TryGetValue(run.Node, out int host))
+            {
+                continue; // Inside a collapsed subtree: its work is in the subtree's leaf.
+            }
+
+            bool merge = run.Phase == DivideAndConquerPhase.Merge;
+            if (!b.Nested.TryGetValue((host, merge), out var runs))
+            {
+                b.Nested[(host, merge)] = runs = [];
+            }
+
+            // Clamping may have shortened the host phase: the pieces before the runs never exceed it.
+            long phase = merge ? b.Merge[host] : b.Work[host];
+            long claimed = runs.Sum(r => r.WorkBefore);
+            long before = Math.Min(run.WorkBefore, phase - claimed);
+            int root = Append(b, run.Tree, coarsenBelowNs, flattenBelowNs, clampOutliers);
+            b.HostNode[root] = host;
+            b.HostMerge[root] = merge;
+            b.HostIndex[root] = runs.Count;
+            runs.Add(new NestedRun(before, root));
+        }
+
+        return offset;
 
         void Expand(int i, ref long split, ref long join)
         {
@@ -227,5 +331,30 @@ public sealed class TaskGraph
 
         var tree = TaskTree.FromChildCounts(childCounts, i => work[i], i => merge[i]);
         return FromTree(tree);
+    }
+
+    /// <summary>One nested run of a phase: the host's own work before it, and its root's node index.</summary>
+    internal readonly record struct NestedRun(long WorkBefore, int Root);
+
+    /// <summary>The graph's arrays while <see cref="FromTree"/> builds them (a tree, then its nested runs).</summary>
+    private sealed class Builder
+    {
+        public List<int> Parent { get; } = [];
+
+        public List<int> FirstChild { get; } = [];
+
+        public List<int> ChildCount { get; } = [];
+
+        public List<long> Work { get; } = [];
+
+        public List<long> Merge { get; } = [];
+
+        public List<int> HostNode { get; } = [];
+
+        public List<bool> HostMerge { get; } = [];
+
+        public List<int> HostIndex { get; } = [];
+
+        public Dictionary<(int Node, bool Merge), List<NestedRun>> Nested { get; } = [];
     }
 }

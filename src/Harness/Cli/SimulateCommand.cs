@@ -40,7 +40,7 @@ public static class SimulateCommand
             AllowMultipleArgumentsPerToken = true,
             HelpName = "folder,...",
         };
-        var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis-loaded", HelpName = "folder" };
+        var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis", HelpName = "folder" };
         var programs = NameListOption.Create("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
         string[] schemeNames = [.. SimulatedSchemes.All.Select(s => s.Name())];
@@ -212,7 +212,7 @@ public static class SimulateCommand
             ? v.ToString("0.###", CultureInfo.InvariantCulture)
             : "?";
         return string.Create(CultureInfo.InvariantCulture,
-            $"{tree.Property("preset") ?? "?"} size {tree.Property("size") ?? "?"}, {tree.Property("workers") ?? "?"} worker(s), granularity for {tree.Property("granularityCores") ?? "?"} cores, {tree.Nodes.Count} nodes, run {run} s");
+            $"{tree.Property("preset") ?? "?"} size {tree.Property("size") ?? "?"}, {tree.Property("workers") ?? "?"} worker(s), granularity for {tree.Property("granularityCores") ?? "?"} cores, {tree.Nodes.Count} nodes{(tree.NestedRuns.Count > 0 ? $" (+{tree.TotalNodeCount - tree.Nodes.Count} in nested runs)" : "")}, run {run} s");
     }
 
     private static WorkInflation ParseInflation(string? text)

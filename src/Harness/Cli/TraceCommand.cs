@@ -89,7 +89,7 @@ public static class TraceCommand
             IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(parse.GetValue(common.Programs) ?? [], sizes, seed);
             var table = new Table().Title("Recorded task trees")
                 .AddColumn("Program").AddColumn(new TableColumn("Workers").RightAligned()).AddColumn(new TableColumn("Granularity cores").RightAligned())
-                .AddColumn(new TableColumn("Nodes").RightAligned()).AddColumn(new TableColumn("Leaves").RightAligned())
+                .AddColumn(new TableColumn("Nodes").RightAligned()).AddColumn(new TableColumn("Leaves").RightAligned()).AddColumn(new TableColumn("Nested runs (nodes)").RightAligned())
                 .AddColumn(new TableColumn("Run (s)").RightAligned()).AddColumn(new TableColumn("Work (s)").RightAligned())
                 .AddColumn(new TableColumn("File (KB)").RightAligned()).AddColumn("File");
             foreach (int w in workerCounts)
@@ -108,6 +108,7 @@ public static class TraceCommand
                         table.AddRow(
                             Markup.Escape(member.Name), w.ToString(CultureInfo.InvariantCulture), target.ToString(CultureInfo.InvariantCulture),
                             tree.Nodes.Count.ToString(CultureInfo.InvariantCulture), tree.LeafCount.ToString(CultureInfo.InvariantCulture),
+                            string.Create(CultureInfo.InvariantCulture, $"{NestedRunCount(tree)} ({tree.TotalNodeCount - tree.Nodes.Count})"),
                             Reports.NumberText.Fixed(seconds, 3), Reports.NumberText.Fixed(tree.TotalWork / 1e9, 3),
                             Reports.NumberText.Fixed(new FileInfo(path).Length / 1024.0, 1), Markup.Escape(path));
                     }
@@ -122,6 +123,9 @@ public static class TraceCommand
         });
         return command;
     }
+
+    /// <summary>The nested runs of a tree, recursively (runs started inside its nodes' splits and merges).</summary>
+    private static int NestedRunCount(TaskTree tree) => tree.NestedRuns.Sum(r => 1 + NestedRunCount(r.Tree));
 
     /// <summary>
     /// Runs a program once to warm up, then <paramref name="repeat"/> times recorded; returns the per-node median tree
@@ -176,6 +180,6 @@ public static class TraceCommand
             properties["note"] = "shapes differed between runs: first recording kept, no median";
         }
 
-        return (new TaskTree(tree.Nodes, properties), median);
+        return (new TaskTree(tree.Nodes, properties).WithNestedRuns(tree.NestedRuns), median);
     }
 }

@@ -28,7 +28,9 @@ namespace DivCon.Simulator.Engine;
 /// onto its thread's deque (first child first, so the owner pops the last one); a leaf or merge task, when it ends,
 /// reports to its parent, and the report that brings the parent's pending count to zero pushes the parent's merge
 /// onto the reporting thread's deque; the root's report ends the run. A new run's root goes to its set's global
-/// queue.</para>
+/// queue. A phase with nested runs is a chain of pieces (see <see cref="TaskGraph"/>): a piece before a nested run
+/// pushes the run's root onto its thread's deque, and the nested root's report pushes the host's next piece onto
+/// the reporting thread's deque.</para>
 /// </remarks>
 internal sealed class Simulation
 {
@@ -342,15 +344,28 @@ internal sealed class Simulation
 
     // ----- tasks -----
 
-    private static long Pack(int program, int node, bool merge) => ((long)program << 32) | ((long)node << 1) | (merge ? 1L : 0L);
+    // A task: program (bits 48-62), piece of its phase (bits 33-47; nonzero only in a phase with nested runs), node
+    // (bits 1-32), merge (bit 0).
+    private static long Pack(int program, int node, bool merge, int piece = 0) =>
+        ((long)program << 48) | ((long)piece << 33) | ((long)node << 1) | (merge ? 1L : 0L);
 
-    private static int ProgramOf(long task) => (int)(task >> 32);
+    private static int ProgramOf(long task) => (int)(task >> 48);
 
-    private static int NodeOf(long task) => (int)((task & 0xFFFF_FFFFL) >> 1);
+    private static int PieceOf(long task) => (int)((task >> 33) & 0x7FFF);
+
+    private static int NodeOf(long task) => (int)((task & 0x1_FFFF_FFFFL) >> 1);
 
     private static bool IsMerge(long task) => (task & 1) != 0;
 
     private int SetOf(int program) => _sets.Length == 1 ? 0 : program;
+
+    /// <summary>Pushes one task onto thread <paramref name="t"/>'s deque in <paramref name="set"/>.</summary>
+    private static void Push(QueueSet set, SimThread t, long task)
+    {
+        set.Deques[t.Slot].PushBottom(task);
+        set.Queued++;
+        set.NonEmpty.Add(t.Slot);
+    }
 
     /// <summary>Starts <paramref name="task"/> on thread <paramref name="t"/> with the given extra cost (steal, wake, move).</summary>
     private void StartTask(SimThread t, long task, long extra)
@@ -358,7 +373,7 @@ internal sealed class Simulation
         int p = ProgramOf(task);
         int node = NodeOf(task);
         var graph = _programs[p].Program.Graph;
-        long duration = IsMerge(task) ? graph.Merge[node] : graph.Work[node];
+        long duration = graph.PieceWork(node, IsMerge(task), PieceOf(task));
         if (!_options.Inflation.IsOff)
         {
             duration = (long)(duration * _options.Inflation.Factor(_busyThreads + 1, _cores));
@@ -392,7 +407,15 @@ internal sealed class Simulation
         _servingBusy[p]--;
         _taskCount++;
         var set = _sets[t.Serving];
-        if (!IsMerge(task) && graph.ChildCount[node] > 0)
+        int piece = PieceOf(task);
+        var nested = IsMerge(task) ? graph.MergeNested[node] : graph.SplitNested[node];
+        if (nested is not null && piece < nested.Length)
+        {
+            // A piece of own work before a nested run: the run's root goes onto this thread's deque (the program's
+            // split or merge starts the nested run from this thread); the phase goes on when that root is done.
+            Push(set, t, Pack(p, nested[piece].Root, merge: false));
+        }
+        else if (!IsMerge(task) && graph.ChildCount[node] > 0)
         {
             // Split done: all children go onto this thread's deque, first child first (the owner pops the last).
             int first = graph.FirstChild[node];
@@ -410,16 +433,23 @@ internal sealed class Simulation
         else
         {
             int parent = graph.Parent[node];
-            if (parent < 0)
+            if (parent >= 0)
+            {
+                if (--program.Pending[parent] == 0)
+                {
+                    // The last child to report queues the merge where it runs (the continuation engine's rule).
+                    Push(set, t, Pack(p, parent, merge: true));
+                }
+            }
+            else if (graph.HostNode[node] is int host and >= 0)
+            {
+                // A nested run's root is done: its host phase's next piece continues where the run ended (the
+                // program's continuation after awaiting the run is queued on the completing thread).
+                Push(set, t, Pack(p, host, graph.HostMerge[node], graph.HostIndex[node] + 1));
+            }
+            else
             {
                 FinishRun(p);
-            }
-            else if (--program.Pending[parent] == 0)
-            {
-                // The last child to report queues the merge where it runs (the continuation engine's rule).
-                set.Deques[t.Slot].PushBottom(Pack(p, parent, merge: true));
-                set.Queued++;
-                set.NonEmpty.Add(t.Slot);
             }
         }
 

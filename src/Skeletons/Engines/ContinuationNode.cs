@@ -25,11 +25,12 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private static readonly Action<object?> s_process = static state => ((ContinuationNode<TProblem, TResult>)state!).Process();
     private static readonly Action<object?> s_merge = static state => ((ContinuationNode<TProblem, TResult>)state!).Merge();
     // Resumptions after an unfinished asynchronous split or merge (see PendingPhase).
-    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, long> s_splitCompleted =
-        static (node, task, start) => node.OnSplitCompleted(task, start);
+    // The longs: when the phase started and when the program's task completed (both 0 when the run is not observed).
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, long, long> s_splitCompleted =
+        static (node, task, start, completed) => node.OnSplitCompleted(task, start, completed);
 
-    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<TResult>, long> s_mergeCompleted =
-        static (node, task, start) => node.OnMergeCompleted(task, start);
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<TResult>, long, long> s_mergeCompleted =
+        static (node, task, start, completed) => node.OnMergeCompleted(task, start, completed);
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly ContinuationNode<TProblem, TResult>? _parent;
@@ -253,7 +254,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
         {
-            splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+            {
+                splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
+            }
         }
         catch (Exception e)
         {
@@ -282,7 +286,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         new PendingPhase<IReadOnlyList<TProblem>>(this, splitting.AsTask(), start, s_splitCompleted).Begin();
     }
 
-    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, long start)
+    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, long start, long completed)
     {
         var run = _run;
         if (!splitting.IsCompletedSuccessfully)
@@ -290,7 +294,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(splitting));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
+        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent, completed))
         {
             SpawnChildren(splitting.Result);
         }
@@ -372,7 +376,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<TResult> merging;
         try
         {
-            merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+            {
+                merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
+            }
         }
         catch (Exception e)
         {
@@ -401,7 +408,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         new PendingPhase<TResult>(this, merging.AsTask(), start, s_mergeCompleted).Begin();
     }
 
-    private void OnMergeCompleted(Task<TResult> merging, long start)
+    private void OnMergeCompleted(Task<TResult> merging, long start, long completed)
     {
         var run = _run;
         if (!merging.IsCompletedSuccessfully)
@@ -409,7 +416,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(merging));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
+        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent, completed))
         {
             ReportMerged(merging.Result, mergeTicks: 0);
         }
@@ -532,13 +539,17 @@ internal sealed class ContinuationNode<TProblem, TResult>
         private readonly ContinuationNode<TProblem, TResult> _node;
         private readonly Task<T> _task;
         private readonly long _start;
-        private readonly Action<ContinuationNode<TProblem, TResult>, Task<T>, long> _resume;
+        private readonly Action<ContinuationNode<TProblem, TResult>, Task<T>, long, long> _resume;
         private CancellationTokenRegistration _registration;
+
+        // When the program's task completed (observed runs only; else 0). Written before the resumption is queued,
+        // which publishes it to the resumption's thread.
+        private long _completed;
 
         // 0 until the completion or the cancellation claims the node; written once by Exchange.
         private int _claimed;
 
-        public PendingPhase(ContinuationNode<TProblem, TResult> node, Task<T> task, long start, Action<ContinuationNode<TProblem, TResult>, Task<T>, long> resume)
+        public PendingPhase(ContinuationNode<TProblem, TResult> node, Task<T> task, long start, Action<ContinuationNode<TProblem, TResult>, Task<T>, long, long> resume)
         {
             _node = node;
             _task = task;
@@ -586,6 +597,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
             _registration.Dispose();
 #endif
             var run = _node._run;
+            // The phase ends here, when the program's task completed; the wait for the resumption to be scheduled is
+            // the engine's, not the phase's (an observer reads the clock; others get 0).
+            _completed = run.StartPhase();
             try
             {
                 Task.Factory.StartNew(s_resume, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
@@ -604,7 +618,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             }
         }
 
-        private void Resume() => _resume(_node, _task, _start);
+        private void Resume() => _resume(_node, _task, _start, _completed);
 
         private void OnRunCanceled()
         {

@@ -144,7 +144,12 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long learning = run.StartLearning();
         long splitStart = run.StartPhase();
-        var splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
+        ValueTask<IReadOnlyList<TProblem>> splitting;
+        using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+        {
+            splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
+        }
+
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
         if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart, _id, _parentId, _indexInParent))
@@ -199,7 +204,12 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long mergeLearning = run.StartLearning();
         long mergeStart = run.StartPhase();
-        var merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
+        ValueTask<TResult> merging;
+        using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+        {
+            merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
+        }
+
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
         run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart, _id, _parentId, _indexInParent);
         if (nodes is not null)

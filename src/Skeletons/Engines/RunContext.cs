@@ -30,6 +30,9 @@ internal sealed class RunContext<TProblem, TResult>
     // Observers that report nodes only: the next node number (the root gets 0).
     private int _nextNodeId;
 
+    // Recorders only: where runs started inside this run's splits and merges are recorded (null otherwise).
+    private readonly INestedRunHost? _nestedRunHost;
+
     // The token's callback that records a cancellation request as the outcome (default when the token cannot be cancelled).
     private readonly CancellationTokenRegistration _cancellation;
 
@@ -37,8 +40,10 @@ internal sealed class RunContext<TProblem, TResult>
     {
         Program = program;
         Scheduler = options.Scheduler;
-        Observer = options.Observer;
-        ReportsNodes = options.Observer is { } observer && OptionalObserverMembers.ReportsNodes(observer);
+        // A run without an observer started inside a recorded node's split or merge is recorded as nested in it.
+        Observer = options.Observer ?? NestedRuns.ObserverForNewRun();
+        ReportsNodes = Observer is { } observer && OptionalObserverMembers.ReportsNodes(observer);
+        _nestedRunHost = ReportsNodes ? Observer as INestedRunHost : null;
         MaxDepth = options.MaxDepth ?? int.MaxValue;
         RecursionLimit = options.RecursionLimit;
         Granularity = granularity;
@@ -136,6 +141,13 @@ internal sealed class RunContext<TProblem, TResult>
         // CompareExchange: same first-wins rule as Fail.
         Interlocked.CompareExchange(ref _stopReason, s_canceled, null);
 
+    /// <summary>
+    /// Makes node <paramref name="nodeId"/>'s <paramref name="phase"/> the host of runs started from the program's
+    /// split or merge call until the scope is disposed (see <see cref="NestedRuns"/>); a no-op unless the run's
+    /// observer records nested runs.
+    /// </summary>
+    public NestedRuns.Scope EnterUserPhase(int nodeId, DivideAndConquerPhase phase) => NestedRuns.Enter(_nestedRunHost, nodeId, phase);
+
     /// <summary>Reads the clock only when someone observes the run.</summary>
     public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
 
@@ -155,9 +167,10 @@ internal sealed class RunContext<TProblem, TResult>
 
     /// <summary>
     /// Reports a finished phase to the observer, if any, with the node's identity when the observer asks for it
-    /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw.
+    /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw. The phase ended now,
+    /// or at <paramref name="endTimestamp"/> when that is not 0 (an asynchronous phase whose task completed earlier).
     /// </summary>
-    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent)
+    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent, long endTimestamp = 0)
     {
         var observer = Observer;
         if (observer is null)
@@ -167,7 +180,7 @@ internal sealed class RunContext<TProblem, TResult>
 
         try
         {
-            long elapsed = Stopwatch.GetTimestamp() - startTimestamp;
+            long elapsed = (endTimestamp != 0 ? endTimestamp : Stopwatch.GetTimestamp()) - startTimestamp;
             observer.OnPhase(phase, depth, elapsed);
             if (ReportsNodes)
             {

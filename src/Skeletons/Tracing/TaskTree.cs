@@ -11,6 +11,8 @@ namespace DivCon.Skeletons.Tracing;
 /// <para>Invariants (checked by the constructor): nodes are in breadth-first order, the root is node 0, the children
 /// of a node are contiguous and appear in their subproblem order, every child's <see cref="TaskTreeNode.Parent"/>
 /// and <see cref="TaskTreeNode.Depth"/> agree with its parent, a leaf has no merge, times are not negative.</para>
+/// <para>Runs started inside a node's split or merge are <see cref="NestedRuns"/>, trees of their own attached to that
+/// node and phase (see <see cref="TaskTreeNestedRun"/>).</para>
 /// <para>Create one with <see cref="TaskTreeRecorder.ToTree"/>, <see cref="TaskTreeFile.Read(string)"/>, or
 /// <see cref="FromShape"/> (synthetic trees for tests and models).</para>
 /// </remarks>
@@ -41,6 +43,18 @@ public sealed class TaskTree
         Elapsed = end;
         TotalWork = work;
         WorkerCount = _nodes.Max(n => Math.Max(n.Worker, n.MergeWorker)) + 1;
+        NestedRuns = [];
+    }
+
+    private TaskTree(TaskTree tree, TaskTreeNestedRun[] nestedRuns)
+    {
+        _nodes = tree._nodes;
+        Nodes = tree.Nodes;
+        Properties = tree.Properties;
+        Elapsed = tree.Elapsed;
+        NestedRuns = new ReadOnlyCollection<TaskTreeNestedRun>(nestedRuns);
+        TotalWork = tree.TotalWork + nestedRuns.Sum(r => r.Tree.TotalWork);
+        WorkerCount = Math.Max(tree.WorkerCount, nestedRuns.Length == 0 ? 0 : nestedRuns.Max(r => r.Tree.WorkerCount));
     }
 
     /// <summary>The nodes in breadth-first order (root first).</summary>
@@ -52,11 +66,69 @@ public sealed class TaskTree
     /// <summary>From the root's start to the end of the last phase, ns: the run's recorded duration (phases only).</summary>
     public long Elapsed { get; }
 
-    /// <summary>The sum of every phase's duration, ns: the run's work.</summary>
+    /// <summary>The sum of every phase's duration, ns: the run's work, that of its nested runs included.</summary>
     public long TotalWork { get; }
 
-    /// <summary>The number of distinct workers the phases ran on.</summary>
+    /// <summary>The number of distinct workers the phases ran on (nested runs included).</summary>
     public int WorkerCount { get; }
+
+    /// <summary>
+    /// The runs started inside this tree's splits and merges, ordered by host node, then phase (split first), then
+    /// the order they ran in; empty for a tree without any (and for every tree read from a version 1 or 2 file).
+    /// </summary>
+    public IReadOnlyList<TaskTreeNestedRun> NestedRuns { get; }
+
+    /// <summary>The nodes of this tree and of all its nested runs, recursively.</summary>
+    public long TotalNodeCount => _nodes.Length + NestedRuns.Sum(r => r.Tree.TotalNodeCount);
+
+    /// <summary>
+    /// This tree with <paramref name="nestedRuns"/> attached (replacing any it had), ordered by host node and phase
+    /// (runs of the same node and phase keep their order).
+    /// </summary>
+    /// <param name="nestedRuns">The runs; each names an internal node of this tree and its split or merge.</param>
+    /// <returns>The new tree (this one is unchanged).</returns>
+    /// <exception cref="ArgumentException">
+    /// A run names no internal node, a phase other than split or merge, a negative <see cref="TaskTreeNestedRun.WorkBefore"/>,
+    /// or the runs of one phase claim more own work before them than the phase's duration.
+    /// </exception>
+    public TaskTree WithNestedRuns(IEnumerable<TaskTreeNestedRun> nestedRuns)
+    {
+        ArgumentNullException.ThrowIfNull(nestedRuns);
+        var runs = nestedRuns.Select((r, i) => (Run: r ?? throw new ArgumentException($"Nested run {i} is null.", nameof(nestedRuns)), Index: i))
+            .OrderBy(x => x.Run.Node).ThenBy(x => x.Run.Phase == DivideAndConquerPhase.Merge).ThenBy(x => x.Index)
+            .Select(x => x.Run).ToArray();
+        var claimed = new Dictionary<(int, DivideAndConquerPhase), long>();
+        foreach (var run in runs)
+        {
+            string where = string.Create(CultureInfo.InvariantCulture, $"The nested run of node {run.Node} ({run.Phase})");
+            if (run.Node < 0 || run.Node >= _nodes.Length || _nodes[run.Node].IsLeaf)
+            {
+                throw new ArgumentException($"{where} names no internal node of this {_nodes.Length}-node tree.", nameof(nestedRuns));
+            }
+
+            if (run.Phase is not (DivideAndConquerPhase.Split or DivideAndConquerPhase.Merge))
+            {
+                throw new ArgumentException($"{where}: only a split or a merge can start nested runs.", nameof(nestedRuns));
+            }
+
+            if (run.WorkBefore < 0 || run.Tree is null)
+            {
+                throw new ArgumentException($"{where} has a negative work before it ({run.WorkBefore}) or no tree.", nameof(nestedRuns));
+            }
+
+            var key = (run.Node, run.Phase);
+            claimed.TryGetValue(key, out long total);
+            total += run.WorkBefore;
+            claimed[key] = total;
+            long phase = run.Phase == DivideAndConquerPhase.Split ? _nodes[run.Node].Work : _nodes[run.Node].MergeWork;
+            if (total > phase)
+            {
+                throw new ArgumentException($"{where}: the own work before its runs ({total} ns) exceeds the phase's {phase} ns.", nameof(nestedRuns));
+            }
+        }
+
+        return new TaskTree(this, runs);
+    }
 
     /// <summary>The number of leaves.</summary>
     public int LeafCount => _nodes.Count(n => n.IsLeaf);
@@ -116,7 +188,51 @@ public sealed class TaskTree
             nodes[i] = first[i] with { Work = work[(work.Length - 1) / 2], MergeWork = merge[(merge.Length - 1) / 2] };
         }
 
-        return new TaskTree(nodes, trees[0].Properties);
+        var median = new TaskTree(nodes, trees[0].Properties);
+        return median.WithNestedRuns(MedianNestedRuns(trees, median._nodes));
+    }
+
+    /// <summary>
+    /// The nested runs of repeated recordings combined: when every tree has the same runs (hosts, phases and shapes),
+    /// each run's work before it and tree become their medians; otherwise those of the first tree. The host phases'
+    /// durations are medians on their own, so a combination that claims more work before the runs than the median
+    /// phase has is cut to fit.
+    /// </summary>
+    private static List<TaskTreeNestedRun> MedianNestedRuns(IReadOnlyList<TaskTree> trees, TaskTreeNode[] nodes)
+    {
+        var first = trees[0].NestedRuns;
+        bool same = trees.All(t => t.NestedRuns.Count == first.Count
+            && t.NestedRuns.Select((r, i) => r.Node == first[i].Node && r.Phase == first[i].Phase).All(x => x));
+        var result = new List<TaskTreeNestedRun>(first.Count);
+        var left = new Dictionary<(int, DivideAndConquerPhase), long>();
+        for (int i = 0; i < first.Count; i++)
+        {
+            var run = first[i];
+            if (same)
+            {
+                try
+                {
+                    var befores = trees.Select(t => t.NestedRuns[i].WorkBefore).OrderBy(w => w).ToArray();
+                    run = run with { WorkBefore = befores[(befores.Length - 1) / 2], Tree = Median([.. trees.Select(t => t.NestedRuns[i].Tree)]) };
+                }
+                catch (ArgumentException)
+                {
+                    // The nested trees differ in shape: keep the first recording's run.
+                }
+            }
+
+            var key = (run.Node, run.Phase);
+            if (!left.TryGetValue(key, out long remaining))
+            {
+                remaining = run.Phase == DivideAndConquerPhase.Split ? nodes[run.Node].Work : nodes[run.Node].MergeWork;
+            }
+
+            long before = Math.Min(run.WorkBefore, remaining);
+            left[key] = remaining - before;
+            result.Add(run with { WorkBefore = before });
+        }
+
+        return result;
     }
 
     /// <summary>

@@ -19,8 +19,14 @@ public static class TaskTreeFile
     /// <summary>The file name extension of task-tree files.</summary>
     public const string Extension = ".dctree";
 
-    /// <summary>The format version this code writes (and the newest it reads; version 1, without CPUs, is read too).</summary>
-    public const byte Version = 2;
+    /// <summary>
+    /// The format version this code writes (and the newest it reads). Versions 1 (without CPUs) and 2 (without nested
+    /// runs) are read too.
+    /// </summary>
+    public const byte Version = 3;
+
+    // The deepest nesting of nested runs a reader accepts (a bound against corrupt files recursing without end).
+    private const int MaxNestingLevel = 64;
 
     private const byte CompressedFlag = 1;
 
@@ -140,6 +146,12 @@ public static class TaskTreeFile
             WriteString(s, value);
         }
 
+        WriteTree(s, tree);
+    }
+
+    // A tree: its nodes, its nested runs (each followed by its own tree, recursively), the end marker.
+    private static void WriteTree(Stream s, TaskTree tree)
+    {
         var nodes = tree.Nodes;
         WriteVarint(s, (ulong)nodes.Count);
         long previousStart = 0;
@@ -162,6 +174,16 @@ public static class TaskTreeFile
             }
         }
 
+        // Version 3: the nested runs, in the tree's order.
+        WriteVarint(s, (ulong)tree.NestedRuns.Count);
+        foreach (var run in tree.NestedRuns)
+        {
+            WriteVarint(s, (ulong)run.Node);
+            WriteVarint(s, run.Phase == DivideAndConquerPhase.Merge ? 1UL : 0UL);
+            WriteVarint(s, (ulong)run.WorkBefore);
+            WriteTree(s, run.Tree);
+        }
+
         s.Write(EndMarker);
         WriteVarint(s, (ulong)nodes.Count);
     }
@@ -179,10 +201,15 @@ public static class TaskTreeFile
             }
         }
 
+        return ReadTree(s, name, version, properties, level: 0, where: string.Empty);
+    }
+
+    private static TaskTree ReadTree(Stream s, string name, byte version, Dictionary<string, string>? properties, int level, string where)
+    {
         int count = ReadCount(s, "node count", int.MaxValue - 1);
         if (count == 0)
         {
-            throw new TaskTreeFormatException($"'{name}' is corrupt: it has no nodes.");
+            throw new TaskTreeFormatException($"'{name}' is corrupt: {where}it has no nodes.");
         }
 
         var childCounts = new int[count];
@@ -196,7 +223,7 @@ public static class TaskTreeFile
                 int children = ReadCount(s, "child count", count);
                 if (i >= reachable || children > count - reachable)
                 {
-                    throw new TaskTreeFormatException($"'{name}' is corrupt: node {i} of {count} does not fit the tree shape.");
+                    throw new TaskTreeFormatException($"'{name}' is corrupt: {where}node {i} of {count} does not fit the tree shape.");
                 }
 
                 reachable += children;
@@ -220,19 +247,64 @@ public static class TaskTreeFile
             }
             catch (EndOfStreamException)
             {
-                throw new TaskTreeFormatException(string.Create(CultureInfo.InvariantCulture, $"'{name}' is truncated: it ends in node {i} of {count}."));
+                throw new TaskTreeFormatException(string.Create(CultureInfo.InvariantCulture, $"'{name}' is truncated: {where}it ends in node {i} of {count}."));
+            }
+        }
+
+        var nested = new List<TaskTreeNestedRun>();
+        if (version >= 3)
+        {
+            int nestedCount;
+            try
+            {
+                nestedCount = ReadCount(s, "nested run count", int.MaxValue);
+            }
+            catch (EndOfStreamException)
+            {
+                throw new TaskTreeFormatException($"'{name}' is truncated: {where}the nested run count is missing after {count} nodes.");
+            }
+
+            for (int r = 0; r < nestedCount; r++)
+            {
+                string runWhere = string.Create(CultureInfo.InvariantCulture, $"{where}nested run {r} of {nestedCount}: ");
+                int node;
+                ulong phase;
+                long before;
+                try
+                {
+                    node = ReadCount(s, "host node", count - 1);
+                    phase = ReadVarint(s);
+                    before = ReadLong(s);
+                }
+                catch (EndOfStreamException)
+                {
+                    throw new TaskTreeFormatException($"'{name}' is truncated: {runWhere}it ends in the run's header.");
+                }
+
+                if (phase > 1)
+                {
+                    throw new TaskTreeFormatException(string.Create(CultureInfo.InvariantCulture, $"'{name}' is corrupt: {runWhere}phase {phase} is neither split (0) nor merge (1)."));
+                }
+
+                if (level + 1 > MaxNestingLevel)
+                {
+                    throw new TaskTreeFormatException(string.Create(CultureInfo.InvariantCulture, $"'{name}' is corrupt: {runWhere}nested runs go deeper than {MaxNestingLevel} levels."));
+                }
+
+                var tree = ReadTree(s, name, version, null, level + 1, runWhere);
+                nested.Add(new TaskTreeNestedRun(node, phase == 1 ? DivideAndConquerPhase.Merge : DivideAndConquerPhase.Split, before, tree));
             }
         }
 
         Span<byte> end = stackalloc byte[4];
         if (s.ReadAtLeast(end, 4, throwOnEndOfStream: false) < 4)
         {
-            throw new TaskTreeFormatException($"'{name}' is truncated: the end marker is missing after {count} nodes.");
+            throw new TaskTreeFormatException($"'{name}' is truncated: {where}the end marker is missing after {count} nodes.");
         }
 
         if (!end.SequenceEqual(EndMarker) || ReadCount(s, "node count", int.MaxValue) != count)
         {
-            throw new TaskTreeFormatException($"'{name}' is corrupt: the end marker does not match the {count} nodes read.");
+            throw new TaskTreeFormatException($"'{name}' is corrupt: {where}the end marker does not match the {count} nodes read.");
         }
 
         var nodes = TaskTree.Structure(childCounts);
@@ -242,7 +314,8 @@ public static class TaskTreeFile
             nodes[i] = nodes[i] with { Work = r.Work, Start = r.Start, Worker = r.Worker, Cpu = r.Cpu, MergeWork = r.MergeWork, MergeStart = r.MergeStart, MergeWorker = r.MergeWorker, MergeCpu = r.MergeCpu };
         }
 
-        return new TaskTree(nodes, properties);
+        var result = new TaskTree(nodes, properties);
+        return nested.Count == 0 ? result : result.WithNestedRuns(nested);
     }
 
     private static void WriteVarint(Stream s, ulong value)

@@ -1,4 +1,5 @@
 using DivCon.Harness.Tests.Cli;
+using DivCon.Skeletons;
 using DivCon.Skeletons.Tracing;
 
 namespace DivCon.Harness.Tests.Simulation;
@@ -39,6 +40,25 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
             Assert.Equal("2", tree.Property("recordedRuns"));
             Assert.True(tree.LeafCount >= 16, $"{program}: {tree.LeafCount} leaves for 8 cores x 4");
         }
+    }
+
+    [Fact]
+    public async Task Trace_keeps_the_nested_runs_of_a_sweep_cut_into_blocks_and_simulate_replays_them()
+    {
+        // Above 2^19 elements quicksort's split is a parallel partition: three sweeps, each a nested run of blocks.
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "trace", "--programs", "quicksort", "--sizes", "quicksort=2^20", "--workers", "1", "--granularity-cores", "1", "--repeat", "1", "--out", Traces);
+        Assert.True(exitCode == 0, error);
+
+        TaskTree tree = TaskTreeFile.Read(Path.Combine(Traces, "quicksort-w1-g1.dctree"));
+        Assert.NotEmpty(tree.NestedRuns);
+        Assert.All(tree.NestedRuns, r => Assert.Equal(DivideAndConquerPhase.Split, r.Phase));
+        Assert.Contains(tree.NestedRuns, r => r.Node == 0);
+
+        (exitCode, var output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "scalability", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "2", "--out", _root);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("in nested runs", output + File.ReadAllText(Path.Combine(_root, "simulated-scalability-2", "simulation.md")), StringComparison.Ordinal);
     }
 
     [Theory]
