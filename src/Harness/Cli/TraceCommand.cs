@@ -27,7 +27,7 @@ public static class TraceCommand
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
         var workers = new Option<string[]>("--workers", "-w")
         {
-            Description = "Worker counts to record on, each a separate trace (e.g. 1,2). [default: 1]",
+            Description = "Worker counts to record on, each a separate trace (e.g. 1,2).",
             AllowMultipleArgumentsPerToken = true,
             CustomParser = NameListOption.Split,
             DefaultValueFactory = _ => ["1"],

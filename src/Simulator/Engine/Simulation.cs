@@ -755,7 +755,7 @@ internal sealed class Simulation
         {
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? 1.0;
-            states[p] = new ProgramState(new ProgramId(p), speedup, _sets[p].Queued, _homeCount[p], table, _servingBusy[p]);
+            states[p] = new ProgramState(new ProgramId(p), speedup, _sets[p].Queued, _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
         }
 
         RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
