@@ -17,7 +17,7 @@ public sealed class SchemeOptions
     public SchemeOptions(IReadOnlyList<string> defaultSchemes, int defaultRuns, string durationHelp)
     {
         Schemes = NameListOption.Create("--schemes", "Multiprogramming schemes to compare (space- or comma-separated).", defaultSchemes, "scheme",
-            n => SchemeRegistry.TryFind(n, out _), SchemeRegistry.Names, "-s");
+            n => SchemeRegistry.TryFind(n, out _), SchemeRegistry.SelectableNames, "-s");
         Duration = new Option<double?>("--duration", "-d") { Description = $"Seconds each scheme's cyclic test restarts programs, in all (split evenly over --rounds). [default: {durationHelp}]", HelpName = "seconds" };
         Duration.Validators.Add(result =>
         {

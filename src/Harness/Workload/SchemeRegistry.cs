@@ -43,12 +43,17 @@ public enum SchedulerLayout
 /// Whether the policy is re-run every rebalancing interval (false: only on arrival and departure, unless the
 /// workload has more programs than workers; see <see cref="WorkloadScheme.UsesIntervalDecisions"/>).
 /// </param>
+/// <param name="Standby">
+/// For the multiprogram layout: whether a CPU moved while its worker is inside a long task hands over to a standby
+/// worker (the default); false: the worker moves at its next task boundary, as with <c>--no-standby</c>.
+/// </param>
 public sealed record SchemeDefinition(
     string Name,
     string Description,
     SchedulerLayout Layout,
     Func<IAllocationPolicy>? Policy = null,
-    bool Repartitions = false)
+    bool Repartitions = false,
+    bool Standby = true)
 {
     /// <summary>Whether the scheme needs the programs' scalability profiles (the multiprogram layout does).</summary>
     public bool UsesProfiles => Layout == SchedulerLayout.Multiprogram;
@@ -110,6 +115,14 @@ public static class SchemeRegistry
         new("hill-climbing", "multiprogram scheduler, hill climbing on ANTT predicted from speedup tables", SchedulerLayout.Multiprogram, static () => new HillClimbingPolicy(), Repartitions: true);
 
     /// <summary>
+    /// "dynamic-no-standby" (a variant, not in the default list): <see cref="Dynamic"/> without the standby worker
+    /// per CPU, so that the handover's cost and benefit can be measured against <see cref="Dynamic"/> in the same
+    /// interleaved run.
+    /// </summary>
+    public static SchemeDefinition DynamicNoStandby { get; } =
+        new("dynamic-no-standby", "dynamic without the standby worker per CPU: a busy worker moves at its next task boundary", SchedulerLayout.Multiprogram, static () => new TaskAvailabilityPolicy(), Repartitions: true, Standby: false);
+
+    /// <summary>
     /// "isolated" (not selectable): the single-program baseline (C_SP), each program alone with the whole machine.
     /// The affinity scheduler, not the .NET pool, so that every scheme is normalised against the same baseline, the
     /// thesis's stand-alone configuration.
@@ -119,11 +132,19 @@ public static class SchemeRegistry
 
     private static readonly SchemeDefinition[] s_schemes = [OversubscribedFree, OversubscribedPinned, Shared, Default, Static, Dynamic, HillClimbing];
 
-    /// <summary>Every selectable scheme, in a fixed order.</summary>
+    private static readonly SchemeDefinition[] s_variants = [DynamicNoStandby];
+
+    /// <summary>Every scheme of the comparison (the default of <c>--schemes</c>), in a fixed order.</summary>
     public static IReadOnlyList<SchemeDefinition> Schemes => s_schemes;
 
     /// <summary>The scheme names, in registry order.</summary>
     public static IReadOnlyList<string> Names { get; } = Array.ConvertAll(s_schemes, static s => s.Name);
+
+    /// <summary>Selectable variants of the schemes for diagnosis, never run unless named (e.g. "dynamic-no-standby").</summary>
+    public static IReadOnlyList<SchemeDefinition> Variants => s_variants;
+
+    /// <summary>Every selectable name: <see cref="Names"/>, then the variants'.</summary>
+    public static IReadOnlyList<string> SelectableNames { get; } = [.. s_schemes.Concat(s_variants).Select(static s => s.Name)];
 
     /// <summary>Finds a scheme by name (case-insensitive).</summary>
     /// <param name="name">The name.</param>
@@ -131,7 +152,7 @@ public static class SchemeRegistry
     /// <returns>Whether it was found.</returns>
     public static bool TryFind(string? name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out SchemeDefinition? scheme)
     {
-        scheme = s_schemes.FirstOrDefault(s => string.Equals(s.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase));
+        scheme = s_schemes.Concat(s_variants).FirstOrDefault(s => string.Equals(s.Name, name?.Trim(), StringComparison.OrdinalIgnoreCase));
         return scheme is not null;
     }
 
@@ -142,5 +163,5 @@ public static class SchemeRegistry
     public static SchemeDefinition Find(string name) =>
         TryFind(name, out SchemeDefinition? scheme)
             ? scheme
-            : throw new ArgumentException($"Unknown scheme '{name}'. Known: {string.Join(", ", Names)}.", nameof(name));
+            : throw new ArgumentException($"Unknown scheme '{name}'. Known: {string.Join(", ", SelectableNames)}.", nameof(name));
 }

@@ -140,7 +140,7 @@ public sealed class WorkloadScheme : IWorkloadScheme
             Policy = Definition.Policy!(),
             RebalanceInterval = UsesIntervalDecisions ? _context.RebalanceInterval : Timeout.InfiniteTimeSpan,
             EnableLending = _context.Lending,
-            MoveHandoverThreshold = _context.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
+            MoveHandoverThreshold = _context.Standby && Definition.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
             TimeProvider = _context.Time,
         }));
         var index = new Dictionary<ProgramId, int>();

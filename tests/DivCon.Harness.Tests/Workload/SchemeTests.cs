@@ -110,6 +110,20 @@ public class SchemeTests
         Assert.DoesNotContain(SchemeRegistry.Isolated.Name, SchemeRegistry.Names);
     }
 
+    [Fact]
+    public void The_no_standby_variant_is_selectable_by_name_but_not_a_default_scheme()
+    {
+        Assert.True(SchemeRegistry.TryFind("Dynamic-No-Standby", out SchemeDefinition? variant));
+        Assert.Same(SchemeRegistry.DynamicNoStandby, variant);
+        Assert.False(variant.Standby);
+        Assert.True(SchemeRegistry.Dynamic.Standby);
+        Assert.Equal(SchemeRegistry.Dynamic.Layout, variant.Layout);
+        Assert.Equal(SchemeRegistry.Dynamic.Repartitions, variant.Repartitions);
+        Assert.DoesNotContain(variant.Name, SchemeRegistry.Names);
+        Assert.Contains(variant.Name, SchemeRegistry.SelectableNames);
+        Assert.Contains(variant.Name, Assert.Throws<ArgumentException>(() => SchemeRegistry.Find("fifo")).Message, StringComparison.Ordinal);
+    }
+
     private static (IReadOnlyList<WorkloadProgram> Workload, SchemeContext Context) Setup(int programs)
     {
         HarnessMachine machine = HarnessMachine.Detect();
