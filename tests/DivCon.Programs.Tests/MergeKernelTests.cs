@@ -55,6 +55,23 @@ public sealed class MergeKernelTests
     }
 
     [Fact]
+    public void Merge_NegativeAndExtremeValues()
+    {
+        // The kernel chooses by the sign of a 64-bit difference: the extremes of int must not overflow it.
+        var random = new Random(11);
+        int[] pool = [int.MinValue, int.MinValue + 1, -1, 0, 1, int.MaxValue - 1, int.MaxValue];
+        int[] left = [.. Enumerable.Range(0, 300).Select(_ => random.Next(2) == 0 ? pool[random.Next(pool.Length)] : random.Next(int.MinValue, int.MaxValue)).Order()];
+        int[] right = [.. Enumerable.Range(0, 301).Select(_ => random.Next(2) == 0 ? pool[random.Next(pool.Length)] : random.Next(int.MinValue, int.MaxValue)).Order()];
+        var destination = new int[601];
+
+        SortKernels.Merge(left, right, destination);
+
+        int[] expected = [.. left, .. right];
+        Array.Sort(expected);
+        Assert.Equal(expected, destination);
+    }
+
+    [Fact]
     public void Merge_WrongDestinationLength_Throws()
     {
         var e = Assert.Throws<ArgumentException>(() => SortKernels.Merge([1, 2], [3], new int[4]));

@@ -159,8 +159,8 @@ public static class SortKernels
     /// <exception cref="ArgumentException">The destination's length is wrong.</exception>
     /// <remarks>
     /// Bidirectional and branch-free: each step writes the smallest remaining element at the front and the largest at
-    /// the back, choosing with a conditional move instead of a branch (a random merge mispredicts half of its
-    /// branches), so the two ends form two independent dependency chains that the CPU overlaps. Both ends run
+    /// the back, choosing with a mask from the sign of the difference instead of a branch (a random merge mispredicts
+    /// half of its branches), so the two ends form two independent dependency chains that the CPU overlaps. Both ends run
     /// min(left, right, total / 2) steps, which keeps every read inside the runs without bounds checks (after k &lt;
     /// min(left, right) steps the front has taken at most k elements of either run, and the back likewise); the
     /// elements between the two ends (none or a few when the runs are of about equal length, as mergesort's are) are
@@ -184,19 +184,21 @@ public static class SortKernels
             ref int d = ref MemoryMarshal.GetReference(destination);
             for (int k = 0; k < steps; k++)
             {
-                // Front: i + j == k < min(left, right), so i and j index inside their runs.
+                // Front: i + j == k < min(left, right), so i and j index inside their runs. takeRight = -1 (all bits) when
+                // b < a, else 0, from the sign of the 64-bit difference (no overflow for any ints); the JIT compiles a
+                // conditional expression here to a branch, which is what this loop avoids.
                 int a = Unsafe.Add(ref l, i), b = Unsafe.Add(ref r, j);
-                int takeRight = b < a ? 1 : 0;
-                Unsafe.Add(ref d, k) = takeRight != 0 ? b : a;
-                j += takeRight;
-                i += 1 - takeRight;
+                int takeRight = (int)(((long)b - a) >> 63);
+                Unsafe.Add(ref d, k) = a ^ ((a ^ b) & takeRight);
+                j -= takeRight;
+                i += 1 + takeRight;
 
-                // Back: (left - 1 - p) + (right - 1 - q) == k, so p and q are at least 0.
+                // Back: (left - 1 - p) + (right - 1 - q) == k, so p and q are at least 0. takeLeft = -1 when c > e.
                 int c = Unsafe.Add(ref l, p), e = Unsafe.Add(ref r, q);
-                int takeLeft = c > e ? 1 : 0;
-                Unsafe.Add(ref d, total - 1 - k) = takeLeft != 0 ? c : e;
-                p -= takeLeft;
-                q -= 1 - takeLeft;
+                int takeLeft = (int)(((long)e - c) >> 63);
+                Unsafe.Add(ref d, total - 1 - k) = e ^ ((e ^ c) & takeLeft);
+                p += takeLeft;
+                q -= 1 + takeLeft;
             }
         }
 
