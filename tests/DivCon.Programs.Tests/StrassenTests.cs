@@ -20,6 +20,33 @@ public sealed class StrassenTests
         Assert.Equal(SquareMatrix.MultiplyPlain(problem.Left, problem.Right).Elements, product.Elements);
     }
 
+    [Theory]
+    [InlineData(ExecutionEngine.Continuation)]
+    [InlineData(ExecutionEngine.ForkJoin)]
+    public async Task Reused_temporaries_leave_results_and_inputs_of_earlier_runs_intact(ExecutionEngine engine)
+    {
+        // Runs of one instance reuse the temporary matrices of the earlier ones; neither the inputs nor a result
+        // handed out may be among them. Orders 128 (splits and merges as sweeps of 2^10-element blocks) and 96.
+        using var lease = new SchedulerLease(SchedulerKind.TwoWorkers);
+        var strassen = new StrassenMultiplication { MinimumSplitOrder = 8, MaximumSweepLength = 1 << 10, Granularity = Granularity.Fixed(1) };
+        var options = DivideAndConquerOptions.Default with { Scheduler = lease.Scheduler, Engine = engine };
+        var runs = new List<(StrassenProblem Problem, int[] Left, int[] Right, SquareMatrix Product)>();
+        for (int run = 0; run < 4; run++)
+        {
+            int order = run % 2 == 0 ? 128 : 96;
+            var problem = new StrassenProblem(SquareMatrix.Random(order, run, 0, 1024), SquareMatrix.Random(order, run, 1, 1024));
+            int[] left = (int[])problem.Left.Elements.Clone(), right = (int[])problem.Right.Elements.Clone();
+            runs.Add((problem, left, right, await strassen.RunAsync(problem, options).Bounded()));
+        }
+
+        foreach (var (problem, left, right, product) in runs)
+        {
+            Assert.Equal(left, problem.Left.Elements);
+            Assert.Equal(right, problem.Right.Elements);
+            Assert.Equal(SquareMatrix.MultiplyPlain(problem.Left, problem.Right).Elements, product.Elements);
+        }
+    }
+
     [Fact]
     public async Task Negative_entries_and_overflowing_intermediates_still_give_the_exact_product()
     {

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using DivCon.Skeletons;
 
 namespace DivCon.Programs.Matrices;
@@ -24,7 +25,15 @@ namespace DivCon.Programs.Matrices;
 /// run's scheduler (<see cref="TaskScheduler.Current"/>), each block computing its rows of all 14 operands (or of the
 /// four result quadrants), at most that many elements per block. Smaller ones run as before, in one task. The
 /// arithmetic per element is the same either way, so the product is identical.</para>
-/// <para><b>Cost.</b> Each split allocates its 14 operands and each merge its result.</para>
+/// <para><b>Temporary matrices are reused.</b> Every operand and product below the root is a temporary: an operand is
+/// read only by the child it was made for (by its split or its leaf multiplication), a product only by its parent's
+/// merge. Once read, it goes back to a per-instance store by order, and the next split, leaf or merge of that order
+/// takes it from there instead of allocating. Matrices of orders 192 and up are on the large-object heap, where every
+/// allocation is fresh memory (page faults, and gen2 collections triggered by the allocation volume) and allocations
+/// from several workers contend; with 1 ms leaves a run at the thesis order allocated about 300 MB this way, and its
+/// 2-worker time was bimodal and no better than its 1-worker time. The root's operands (the caller's) and the root's
+/// product (the result) never enter the store. A run that fails or is cancelled leaves its matrices to the garbage
+/// collector.</para>
 /// </remarks>
 public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenProblem, SquareMatrix>
 {
@@ -50,6 +59,9 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
     private readonly int _minimumSplitOrder = DefaultMinimumSplitOrder;
     private readonly int _maxSplitDepth = DefaultMaxSplitDepth;
     private readonly int _maximumSweepLength = ParallelSweep.DefaultMaximumLength;
+
+    // Temporary matrices no longer read, by order (see the remarks). Bags: a worker takes back what it returned.
+    private readonly ConcurrentDictionary<int, ConcurrentBag<int[]>> _spare = new();
 
     // The engine of the run started last, read by the asynchronous split and merge (concurrent runs of one instance
     // must therefore use the same engine). Written in OnRunStarting, before the root task is queued (which publishes it).
@@ -167,11 +179,12 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         var operands = new SquareMatrix[s_operands.Length];
         for (int k = 0; k < operands.Length; k++)
         {
-            operands[k] = new SquareMatrix(half);
+            operands[k] = Take(half);
         }
 
         PieceObserver?.Invoke((long)s_operands.Length * half * half);
         FillOperands(problem, operands, 0, half);
+        Release(problem, depth);
         return Pair(operands);
     }
 
@@ -188,7 +201,7 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         var operands = new SquareMatrix[s_operands.Length];
         for (int k = 0; k < operands.Length; k++)
         {
-            operands[k] = Uninitialized(half);
+            operands[k] = Take(half);
         }
 
         var observer = PieceObserver;
@@ -204,20 +217,38 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
             TaskScheduler.Current,
             _engine,
             cancellationToken);
-        return new ValueTask<IReadOnlyList<StrassenProblem>>(ThenAsync<IReadOnlyList<StrassenProblem>>(sweep, () => Pair(operands)));
+        return new ValueTask<IReadOnlyList<StrassenProblem>>(ThenAsync<IReadOnlyList<StrassenProblem>>(sweep, () =>
+        {
+            Release(problem, depth);
+            return Pair(operands);
+        }));
     }
 
     /// <inheritdoc/>
-    protected override SquareMatrix Execute(StrassenProblem problem, int depth) => MultiplyDirectly(problem);
+    protected override SquareMatrix Execute(StrassenProblem problem, int depth)
+    {
+        if (depth == 0)
+        {
+            return MultiplyDirectly(problem);
+        }
+
+        // The product accumulates, so a reused matrix is cleared first.
+        var product = Take(problem.Order);
+        Array.Clear(product.Elements, 0, product.Elements.Length);
+        MatrixKernels.MultiplyAdd(problem.Left.Elements, problem.Right.Elements, product.Elements, problem.Order);
+        Release(problem, depth);
+        return product;
+    }
 
     /// <inheritdoc/>
     protected override SquareMatrix Merge(IReadOnlyList<SquareMatrix> subresults, int depth)
     {
         ArgumentNullException.ThrowIfNull(subresults);
         int h = subresults[0].Order;
-        var c = new SquareMatrix(2 * h);
+        var c = Take(2 * h);
         PieceObserver?.Invoke(4L * h * h);
         MergeRows(subresults, c, 0, h);
+        Release(subresults);
         return c;
     }
 
@@ -232,7 +263,7 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
             return new ValueTask<SquareMatrix>(Merge(subresults, depth));
         }
 
-        var c = Uninitialized(2 * h);
+        var c = Take(2 * h);
         var observer = PieceObserver;
         var (blocks, rows) = RowBlocks(h, rowLength);
         var sweep = ParallelSweep.RunAsync(
@@ -246,7 +277,11 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
             TaskScheduler.Current,
             _engine,
             cancellationToken);
-        return new ValueTask<SquareMatrix>(ThenAsync(sweep, () => c));
+        return new ValueTask<SquareMatrix>(ThenAsync(sweep, () =>
+        {
+            Release(subresults);
+            return c;
+        }));
     }
 
     // Rows [first, end) of the quadrants of C from the seven products (rows of the half-order products).
@@ -328,6 +363,33 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         int rows = Math.Max(1, _maximumSweepLength / Math.Max(rowLength, 1));
         return ((rowCount + rows - 1) / rows, rows);
     }
+
+    // A matrix of the order from the store, else a new one; its elements are arbitrary (every caller writes them all,
+    // or clears them).
+    private SquareMatrix Take(int order) =>
+        _spare.TryGetValue(order, out var bag) && bag.TryTake(out int[]? elements) ? new SquareMatrix(order, elements) : Uninitialized(order);
+
+    // The operands of a problem below the root, once read (the root's belong to the caller).
+    private void Release(StrassenProblem problem, int depth)
+    {
+        if (depth > 0)
+        {
+            Store(problem.Left);
+            Store(problem.Right);
+        }
+    }
+
+    // The products of the children, once merged (never the root's product: it is the merge's own result).
+    private void Release(IReadOnlyList<SquareMatrix> products)
+    {
+        for (int i = 0; i < products.Count; i++)
+        {
+            Store(products[i]);
+        }
+    }
+
+    private void Store(SquareMatrix matrix) =>
+        _spare.GetOrAdd(matrix.Order, static _ => new ConcurrentBag<int[]>()).Add(matrix.Elements);
 
     private static SquareMatrix Uninitialized(int order) =>
 #if NET5_0_OR_GREATER
