@@ -25,10 +25,11 @@ if [ "${ONLY_VALIDATE:-0}" != 1 ]; then
   "${S[@]}" --cores 2 --programs strassen,quicksort,mergesort --duration 230 --name simulated-cyclic-3-2
   "${S[@]}" --cores 64 --programs strassen,quicksort,mergesort --duration 400 --name simulated-cyclic-3-64
   "${S[@]}" --mode symmetric --programs quicksort,mergesort,pi -k 4 --cores 64 --duration 100 --name simulated-symmetric-64
-  # runs.csv of the many-core cyclic tests is tens of MB (tens of thousands of short runs): not committed; the
+  # runs.csv and moves.csv of the many-core cyclic tests are MBs (tens of thousands of short runs and moves): not
+  # committed (move-latency.csv keeps the moves' percentiles); the
   # simulation is deterministic, so the folder's command (stamp.json) writes the identical file again.
   for f in simulated-cyclic-3-64 simulated-cyclic-5-16 simulated-cyclic-5-64; do
-    rm -f "$OUT/$f/runs.csv"
+    rm -f "$OUT/$f/runs.csv" "$OUT/$f/moves.csv"
   done
 fi
 
