@@ -254,7 +254,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
         {
-            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+            if (run.RecordsNestedRuns)
+            {
+                using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+                {
+                    splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
+                }
+            }
+            else
             {
                 splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
             }
@@ -376,7 +383,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<TResult> merging;
         try
         {
-            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+            if (run.RecordsNestedRuns)
+            {
+                using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+                {
+                    merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
+                }
+            }
+            else
             {
                 merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
             }

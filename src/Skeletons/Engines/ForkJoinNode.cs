@@ -145,7 +145,14 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long learning = run.StartLearning();
         long splitStart = run.StartPhase();
         ValueTask<IReadOnlyList<TProblem>> splitting;
-        using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+        if (run.RecordsNestedRuns)
+        {
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
+            {
+                splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
+            }
+        }
+        else
         {
             splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
         }
@@ -205,7 +212,14 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long mergeLearning = run.StartLearning();
         long mergeStart = run.StartPhase();
         ValueTask<TResult> merging;
-        using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+        if (run.RecordsNestedRuns)
+        {
+            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
+            {
+                merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
+            }
+        }
+        else
         {
             merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
         }

@@ -148,6 +148,12 @@ internal sealed class RunContext<TProblem, TResult>
     /// </summary>
     public NestedRuns.Scope EnterUserPhase(int nodeId, DivideAndConquerPhase phase) => NestedRuns.Enter(_nestedRunHost, nodeId, phase);
 
+    /// <summary>
+    /// Whether the run records nested runs (<see cref="EnterUserPhase"/> does something): the nodes call the program's
+    /// split and merge inside a scope only then, so an unrecorded run's hot path has no extra try/finally.
+    /// </summary>
+    public bool RecordsNestedRuns => _nestedRunHost is not null;
+
     /// <summary>Reads the clock only when someone observes the run.</summary>
     public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
 
