@@ -254,17 +254,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
         {
-            if (run.RecordsNestedRuns)
-            {
-                using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
-                {
-                    splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
-                }
-            }
-            else
-            {
-                splitting = run.Program.InvokeSplitAsync(problem, _depth, run.Token);
-            }
+            splitting = run.InvokeSplitAsync(_id, problem, _depth);
         }
         catch (Exception e)
         {
@@ -383,17 +373,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         ValueTask<TResult> merging;
         try
         {
-            if (run.RecordsNestedRuns)
-            {
-                using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
-                {
-                    merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
-                }
-            }
-            else
-            {
-                merging = run.Program.InvokeMergeAsync(problem, results, _depth, run.Token);
-            }
+            merging = run.InvokeMergeAsync(_id, problem, results, _depth);
         }
         catch (Exception e)
         {

@@ -144,18 +144,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long learning = run.StartLearning();
         long splitStart = run.StartPhase();
-        ValueTask<IReadOnlyList<TProblem>> splitting;
-        if (run.RecordsNestedRuns)
-        {
-            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Split))
-            {
-                splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
-            }
-        }
-        else
-        {
-            splitting = program.InvokeSplitAsync(problem, _depth, run.Token);
-        }
+        ValueTask<IReadOnlyList<TProblem>> splitting = run.InvokeSplitAsync(_id, problem, _depth);
 
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
@@ -211,18 +200,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         long mergeLearning = run.StartLearning();
         long mergeStart = run.StartPhase();
-        ValueTask<TResult> merging;
-        if (run.RecordsNestedRuns)
-        {
-            using (run.EnterUserPhase(_id, DivideAndConquerPhase.Merge))
-            {
-                merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
-            }
-        }
-        else
-        {
-            merging = program.InvokeMergeAsync(problem, subresults, _depth, run.Token);
-        }
+        ValueTask<TResult> merging = run.InvokeMergeAsync(_id, problem, subresults, _depth);
 
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
         run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart, _id, _parentId, _indexInParent);

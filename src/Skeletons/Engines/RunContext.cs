@@ -142,17 +142,36 @@ internal sealed class RunContext<TProblem, TResult>
         Interlocked.CompareExchange(ref _stopReason, s_canceled, null);
 
     /// <summary>
-    /// Makes node <paramref name="nodeId"/>'s <paramref name="phase"/> the host of runs started from the program's
-    /// split or merge call until the scope is disposed (see <see cref="NestedRuns"/>); a no-op unless the run's
-    /// observer records nested runs.
+    /// Calls the program's split of node <paramref name="nodeId"/>. In a run that records nested runs the call is made
+    /// inside the node's nested-run scope (runs it starts are recorded under this node's split); otherwise it is the
+    /// bare call, so an unrecorded run's hot path has no extra try/finally.
     /// </summary>
-    public NestedRuns.Scope EnterUserPhase(int nodeId, DivideAndConquerPhase phase) => NestedRuns.Enter(_nestedRunHost, nodeId, phase);
+    public ValueTask<IReadOnlyList<TProblem>> InvokeSplitAsync(int nodeId, TProblem problem, int depth)
+    {
+        if (_nestedRunHost is null)
+        {
+            return Program.InvokeSplitAsync(problem, depth, Token);
+        }
 
-    /// <summary>
-    /// Whether the run records nested runs (<see cref="EnterUserPhase"/> does something): the nodes call the program's
-    /// split and merge inside a scope only then, so an unrecorded run's hot path has no extra try/finally.
-    /// </summary>
-    public bool RecordsNestedRuns => _nestedRunHost is not null;
+        using (NestedRuns.Enter(_nestedRunHost, nodeId, DivideAndConquerPhase.Split))
+        {
+            return Program.InvokeSplitAsync(problem, depth, Token);
+        }
+    }
+
+    /// <summary>Calls the program's merge of node <paramref name="nodeId"/>, as <see cref="InvokeSplitAsync"/> calls its split.</summary>
+    public ValueTask<TResult> InvokeMergeAsync(int nodeId, TProblem problem, IReadOnlyList<TResult> subresults, int depth)
+    {
+        if (_nestedRunHost is null)
+        {
+            return Program.InvokeMergeAsync(problem, subresults, depth, Token);
+        }
+
+        using (NestedRuns.Enter(_nestedRunHost, nodeId, DivideAndConquerPhase.Merge))
+        {
+            return Program.InvokeMergeAsync(problem, subresults, depth, Token);
+        }
+    }
 
     /// <summary>Reads the clock only when someone observes the run.</summary>
     public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
