@@ -77,6 +77,52 @@ public static class DivideAndConquer
         return Create(shouldSplit, split, execute, merge: null, merge, options, granularity);
     }
 
+    /// <summary>
+    /// Creates a program whose every split makes exactly two subproblems, from four synchronous functions that pass
+    /// subproblems and results as values: the form of most divide and conquer (halving a range, fib, Karatsuba's
+    /// two-way variants), and the one whose inline subtrees allocate nothing of their own. A node that runs as a task
+    /// keeps its two children and results in its task's state; nodes below the granularity's cutoff run in a plain
+    /// recursion with no list, array or task, so a fine-grained program costs about what the same four functions
+    /// cost when called by hand.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; its two subproblems.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="merge">(the problem that was split, the left result, the right result, depth) =&gt; the result of the split node.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>.</param>
+    /// <returns>The program (an ordinary <see cref="DivideAndConquer{TProblem, TResult}"/>: every engine, scheduler, observer and granularity applies).</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    /// <example>
+    /// <code>
+    /// var fib = DivideAndConquer.CreateBinary&lt;int, long&gt;(
+    ///     shouldSplit: (n, depth) =&gt; n &gt; 1,
+    ///     split: (n, depth) =&gt; (n - 1, n - 2),
+    ///     execute: (n, depth) =&gt; n,
+    ///     merge: (n, left, right, depth) =&gt; left + right);
+    /// long f32 = await fib.RunAsync(32);
+    /// </code>
+    /// </example>
+    public static DivideAndConquer<TProblem, TResult> CreateBinary<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, (TProblem Left, TProblem Right)> split,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, TResult, TResult, int, TResult> merge,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(shouldSplit);
+        ArgumentNullException.ThrowIfNull(split);
+        ArgumentNullException.ThrowIfNull(execute);
+        ArgumentNullException.ThrowIfNull(merge);
+        return new BinaryDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, split, execute, merge, options)
+        {
+            Granularity = granularity ?? Granularity.Automatic(),
+        };
+    }
+
     private static DivideAndConquer<TProblem, TResult> Create<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, IReadOnlyList<TProblem>> split,

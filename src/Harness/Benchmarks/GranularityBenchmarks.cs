@@ -230,21 +230,47 @@ public class FineGranularityBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        if (Workload == FineWorkload.Sum16)
+        switch (Workload)
         {
-            _data = GranularityWorkloads.Data(GranularityBenchmarks.Length);
-            var functions = GranularityWorkloads.SumFunctions(_data, 16);
-            var program = GranularityWorkloads.SumProgram(_data, 16);
-            var root = new IndexRange(0, _data.Length);
-            _plain = () => GranularityWorkloads.Recurse(functions, root, 0);
-            _divCon = options => program.RunAsync(root, options).GetAwaiter().GetResult();
-        }
-        else
-        {
-            var functions = GranularityWorkloads.FibFunctions();
-            var program = GranularityWorkloads.FibProgram();
-            _plain = () => GranularityWorkloads.Recurse(functions, 32, 0);
-            _divCon = options => program.RunAsync(32, options).GetAwaiter().GetResult();
+            case FineWorkload.Sum16:
+            {
+                _data = GranularityWorkloads.Data(GranularityBenchmarks.Length);
+                var functions = GranularityWorkloads.SumFunctions(_data, 16);
+                var program = GranularityWorkloads.SumProgram(_data, 16);
+                var root = new IndexRange(0, _data.Length);
+                _plain = () => GranularityWorkloads.Recurse(functions, root, 0);
+                _divCon = options => program.RunAsync(root, options).GetAwaiter().GetResult();
+                break;
+            }
+
+            case FineWorkload.Fib32:
+            {
+                var functions = GranularityWorkloads.FibFunctions();
+                var program = GranularityWorkloads.FibProgram();
+                _plain = () => GranularityWorkloads.Recurse(functions, 32, 0);
+                _divCon = options => program.RunAsync(32, options).GetAwaiter().GetResult();
+                break;
+            }
+
+            case FineWorkload.Sum16Binary:
+            {
+                _data = GranularityWorkloads.Data(GranularityBenchmarks.Length);
+                var functions = GranularityWorkloads.BinarySumFunctions(_data, 16);
+                var program = GranularityWorkloads.BinaryProgram(functions);
+                var root = new IndexRange(0, _data.Length);
+                _plain = () => GranularityWorkloads.Recurse(functions, root, 0);
+                _divCon = options => program.RunAsync(root, options).GetAwaiter().GetResult();
+                break;
+            }
+
+            default:
+            {
+                var functions = GranularityWorkloads.BinaryFibFunctions();
+                var program = GranularityWorkloads.BinaryProgram(functions);
+                _plain = () => GranularityWorkloads.Recurse(functions, 32, 0);
+                _divCon = options => program.RunAsync(32, options).GetAwaiter().GetResult();
+                break;
+            }
         }
 
         _oneWorker = new WorkStealingTaskScheduler(1);
@@ -365,6 +391,16 @@ public enum FineWorkload
 
     /// <summary>fib(32), every call a node.</summary>
     Fib32,
+
+    /// <summary>
+    /// <see cref="Sum16"/> written with <see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/>: the split
+    /// returns its two halves as a pair and the merge receives two results, so neither the four functions nor the
+    /// plain recursion that calls them allocate.
+    /// </summary>
+    Sum16Binary,
+
+    /// <summary><see cref="Fib32"/> written with <see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/> (no allocation per node).</summary>
+    Fib32Binary,
 }
 
 /// <summary>The four user functions of the granularity benchmarks, and the plain recursion that calls them.</summary>
@@ -457,6 +493,58 @@ public static class GranularityWorkloads
         (n, depth) => n,
         (values, depth) => values[0] + values[1]);
 
+    /// <summary>The sum's four functions in binary form: halve down to <paramref name="leafSize"/> elements.</summary>
+    /// <param name="data">The data.</param>
+    /// <param name="leafSize">The largest leaf.</param>
+    /// <returns>The functions.</returns>
+    public static BinaryUserFunctions<IndexRange, long> BinarySumFunctions(int[] data, int leafSize) => new(
+        (range, depth) => range.Length > leafSize,
+        (range, depth) =>
+        {
+            int middle = range.Start + ((range.Length + 1) / 2);
+            return (new IndexRange(range.Start, middle), new IndexRange(middle, range.End));
+        },
+        (range, depth) => SumRange(data, range.Start, range.End),
+        (range, left, right, depth) => left + right);
+
+    /// <summary>fib's four functions in binary form: every call with n &gt; 1 splits into n-1 and n-2.</summary>
+    /// <returns>The functions.</returns>
+    public static BinaryUserFunctions<int, long> BinaryFibFunctions() => new(
+        (n, depth) => n > 1,
+        (n, depth) => (n - 1, n - 2),
+        (n, depth) => n,
+        (n, left, right, depth) => left + right);
+
+    /// <summary>A binary program of four functions (the default granularity).</summary>
+    /// <typeparam name="TProblem">The problem type.</typeparam>
+    /// <typeparam name="TResult">The result type.</typeparam>
+    /// <param name="functions">The functions.</param>
+    /// <returns>The program.</returns>
+    public static DivideAndConquer<TProblem, TResult> BinaryProgram<TProblem, TResult>(BinaryUserFunctions<TProblem, TResult> functions)
+    {
+        ArgumentNullException.ThrowIfNull(functions);
+        return DivideAndConquer.CreateBinary(functions.ShouldSplit, functions.Split, functions.Execute, functions.Merge);
+    }
+
+    /// <summary>The plain depth-first recursion of four binary functions: what the program means, with no tasks and no allocation.</summary>
+    /// <typeparam name="TProblem">The problem type.</typeparam>
+    /// <typeparam name="TResult">The result type.</typeparam>
+    /// <param name="functions">The functions.</param>
+    /// <param name="problem">The problem.</param>
+    /// <param name="depth">Its depth.</param>
+    /// <returns>Its result.</returns>
+    public static TResult Recurse<TProblem, TResult>(BinaryUserFunctions<TProblem, TResult> functions, TProblem problem, int depth)
+    {
+        ArgumentNullException.ThrowIfNull(functions);
+        if (!functions.ShouldSplit(problem, depth))
+        {
+            return functions.Execute(problem, depth);
+        }
+
+        var (left, right) = functions.Split(problem, depth);
+        return functions.Merge(problem, Recurse(functions, left, depth + 1), Recurse(functions, right, depth + 1), depth);
+    }
+
     /// <summary>The sum as a DivCon program (the default granularity).</summary>
     /// <param name="data">The data.</param>
     /// <param name="leafSize">The largest leaf.</param>
@@ -508,3 +596,16 @@ public sealed record UserFunctions<TProblem, TResult>(
     Func<TProblem, int, IReadOnlyList<TProblem>> Split,
     Func<TProblem, int, TResult> Execute,
     Func<IReadOnlyList<TResult>, int, TResult> Merge);
+
+/// <summary>Four user functions of a binary divide-and-conquer program (two subproblems per split, passed as values).</summary>
+/// <typeparam name="TProblem">The problem type.</typeparam>
+/// <typeparam name="TResult">The result type.</typeparam>
+/// <param name="ShouldSplit">(problem, depth) =&gt; whether to split.</param>
+/// <param name="Split">(problem, depth) =&gt; the two subproblems.</param>
+/// <param name="Execute">(problem, depth) =&gt; result.</param>
+/// <param name="Merge">(problem, left result, right result, depth) =&gt; result.</param>
+public sealed record BinaryUserFunctions<TProblem, TResult>(
+    Func<TProblem, int, bool> ShouldSplit,
+    Func<TProblem, int, (TProblem Left, TProblem Right)> Split,
+    Func<TProblem, int, TResult> Execute,
+    Func<TProblem, TResult, TResult, int, TResult> Merge);

@@ -5,7 +5,8 @@ namespace DivCon.Skeletons.Engines;
 /// <summary>
 /// Serial elision: runs a subtree depth-first on the current thread with the program's own should-split, split,
 /// execute and merge, in the order a task run would call them, with no task and no allocation besides the program's
-/// own and the list of subresults each merge receives (which a plain recursion allocates too).
+/// own and the list of subresults each merge receives (which a plain recursion allocates too; a binary program's
+/// recursion passes its two results in locals and allocates nothing).
 /// </summary>
 /// <typeparam name="TProblem">The program's problem type.</typeparam>
 /// <typeparam name="TResult">The program's result type.</typeparam>
@@ -43,6 +44,12 @@ internal static class InlineSubtree<TProblem, TResult>
         // Unobserved runs of programs that report no size (the common case, and the one whose nodes are cheapest)
         // take the bare recursion: none of the per-node tests for an observer or for sizes.
         bool bare = run.Observer is null && size < 0;
+        if (bare && run.Program is BinaryDelegateDivideAndConquer<TProblem, TResult> binary)
+        {
+            var pair = binary.Functions;
+            return TrySolveBareBinary(run, in pair, problem, depth, out result);
+        }
+
         if (run.Program is DelegateDivideAndConquer<TProblem, TResult> lambdas)
         {
             var functions = lambdas.Functions;
@@ -136,6 +143,65 @@ internal static class InlineSubtree<TProblem, TResult>
         }
 
         result = functions.Merge(problem, subresults, depth);
+        return true;
+    }
+
+    /// <summary>
+    /// The bare recursion of a binary program (<see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/>): the
+    /// same calls, order and checks as <see cref="TrySolveBareSplitting{TFunctions}"/> (stack, recursion limit, the
+    /// stop flag before each child and before the merge), with the two children and their results in locals, so a
+    /// node allocates nothing that the program's own functions do not.
+    /// </summary>
+    private static bool TrySolveBareBinary(
+        RunContext<TProblem, TResult> run, in BinaryDelegateDivideAndConquer<TProblem, TResult>.BinaryFunctions functions, TProblem problem, int depth, out TResult result)
+    {
+        result = default!;
+        CheckDepth(run, depth);
+        var (leftProblem, rightProblem) = functions.Split(problem, depth);
+        int childDepth = depth + 1;
+        bool splitChildren = childDepth < run.MaxDepth;
+        if (run.IsStopped())
+        {
+            return false;
+        }
+
+        TResult left;
+        if (splitChildren && functions.ShouldSplit(leftProblem, childDepth))
+        {
+            if (!TrySolveBareBinary(run, in functions, leftProblem, childDepth, out left))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            left = functions.Execute(leftProblem, childDepth);
+        }
+
+        if (run.IsStopped())
+        {
+            return false;
+        }
+
+        TResult right;
+        if (splitChildren && functions.ShouldSplit(rightProblem, childDepth))
+        {
+            if (!TrySolveBareBinary(run, in functions, rightProblem, childDepth, out right))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            right = functions.Execute(rightProblem, childDepth);
+        }
+
+        if (run.IsStopped())
+        {
+            return false;
+        }
+
+        result = functions.Merge(problem, left, right, depth);
         return true;
     }
 
