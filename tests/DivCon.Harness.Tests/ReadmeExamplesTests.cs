@@ -77,6 +77,20 @@ public sealed class ReadmeExamplesTests
     }
 
     [Fact]
+    public async Task Binary_fib_computes_fib_32()
+    {
+        // README: "Binary programs", verbatim.
+        var fib = DivideAndConquer.CreateBinary<int, long>(
+            shouldSplit: (n, depth) => n > 1,                  // every call a node: the skeleton picks the tasks
+            split: (n, depth) => (n - 1, n - 2),
+            execute: (n, depth) => n,
+            merge: (n, left, right, depth) => left + right);
+        long fib32 = await fib.RunAsync(32).WaitAsync(s_timeout);
+
+        Assert.Equal(2_178_309, fib32);
+    }
+
+    [Fact]
     public async Task Multiprogram_scheduler_runs_two_programs_and_records_decisions()
     {
         using var pool = new MultiprogramScheduler(new MultiprogramSchedulerOptions
