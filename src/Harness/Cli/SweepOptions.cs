@@ -41,6 +41,14 @@ public sealed class SweepOptions
     /// <param name="minimum">The minimum.</param>
     internal static void AtLeast(System.CommandLine.Parsing.OptionResult result, string name, int minimum)
     {
+        // A token that is not an integer is the parser's error to report ("Cannot parse argument ..."); reading the
+        // value here would throw instead of adding an error line.
+        if (result.Tokens.Count > 0
+            && !int.TryParse(result.Tokens[^1].Value, NumberStyles.Integer, CultureInfo.InvariantCulture, out _))
+        {
+            return;
+        }
+
         int value = result.GetValueOrDefault<int>();
         if (value < minimum)
         {

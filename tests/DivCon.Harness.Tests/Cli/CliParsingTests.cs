@@ -145,4 +145,16 @@ public class CliParsingTests
         Assert.Equal(1, exitCode);
         Assert.Contains("--cores", error, StringComparison.Ordinal);
     }
+
+    [Theory]
+    [InlineData("simulate", "--cores", "1,2")]
+    [InlineData("trace", "--repeat", "two")]
+    [InlineData("scalability", "--runs", "x")]
+    public async Task A_non_integer_for_a_checked_integer_option_is_one_line_of_bad_input(string command, string option, string value)
+    {
+        var (exitCode, _, error) = await CliRunner.RunAsync(command, option, value);
+        Assert.Equal(1, exitCode);
+        Assert.Contains(option, error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+    }
 }
