@@ -126,9 +126,11 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
     /// <summary>Multiplies the whole problem plainly (the execute muscle) on the calling thread.</summary>
     /// <param name="problem">The operands.</param>
     /// <returns>The product.</returns>
-    public static SquareMatrix MultiplyDirectly(StrassenProblem problem)
+    public static SquareMatrix MultiplyDirectly(StrassenProblem problem) => MultiplyAddInto(problem, new SquareMatrix(problem.Order));
+
+    /// <summary>Adds the problem's product to <paramref name="product"/> (zero for a plain product) and returns it.</summary>
+    private static SquareMatrix MultiplyAddInto(StrassenProblem problem, SquareMatrix product)
     {
-        var product = new SquareMatrix(problem.Order);
         MatrixKernels.MultiplyAdd(problem.Left.Elements, problem.Right.Elements, product.Elements, problem.Order);
         return product;
     }
@@ -235,7 +237,7 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         // The product accumulates, so a reused matrix is cleared first.
         var product = Take(problem.Order);
         Array.Clear(product.Elements, 0, product.Elements.Length);
-        MatrixKernels.MultiplyAdd(problem.Left.Elements, problem.Right.Elements, product.Elements, problem.Order);
+        MultiplyAddInto(problem, product);
         Release(problem, depth);
         return product;
     }
