@@ -1,4 +1,5 @@
 #:project ../src/Programs/DivCon.Programs.csproj
+#:project ../src/Schedulers/DivCon.Schedulers.csproj
 #:property PublishAot=false
 
 // How many threads the .NET thread pool runs while the cyclic workload runs on TaskScheduler.Default (the `default`
@@ -7,7 +8,10 @@
 // that completed the previous one). A dedicated (non-pool) thread samples ThreadPool.ThreadCount, PendingWorkItemCount
 // and CompletedWorkItemCount every 100 ms; an in-process EventListener records the runtime's thread-pool events
 // (worker start/stop, hill-climbing adjustments with their reason: Warmup, ClimbingMove, Starvation, ...).
-// Usage: dotnet run scripts/pool-threads.cs -c Release -- [seconds=30] [preset=thesis|quick] [programs=sumsq,pi,strassen,quicksort,mergesort] [timeline.csv]
+// With scheduler=shared the same loops run on one DivCon WorkStealingTaskScheduler (a worker per CPU, unpinned) shared
+// by all programs, for comparison: its runs' continuations run on the .NET pool, outside the scheduler, so each next
+// root goes to the scheduler's global queue.
+// Usage: dotnet run scripts/pool-threads.cs -c Release -- [seconds=30] [preset=thesis|quick] [programs=sumsq,pi,strassen,quicksort,mergesort] [timeline.csv|-] [scheduler=default|shared]
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.Tracing;
@@ -17,10 +21,13 @@ using DivCon.Programs;
 double seconds = args.Length > 0 ? double.Parse(args[0], CultureInfo.InvariantCulture) : 30;
 SizePreset preset = args.Length > 1 && args[1] == "quick" ? SizePreset.Quick : SizePreset.Thesis;
 string[] names = args.Length > 2 ? args[2].Split(',') : ["sumsq", "pi", "strassen", "quicksort", "mergesort"];
-string? timelinePath = args.Length > 3 ? args[3] : null;
+string? timelinePath = args.Length > 3 && args[3] != "-" ? args[3] : null;
+bool shared = args.Length > 4 && args[4] == "shared";
+using var divcon = shared ? new DivCon.Schedulers.WorkStealingTaskScheduler(Environment.ProcessorCount) : null;
+TaskScheduler scheduler = divcon ?? TaskScheduler.Default;
 var inv = CultureInfo.InvariantCulture;
 
-Console.WriteLine(string.Create(inv, $"cpus={Environment.ProcessorCount} runtime={Environment.Version} preset={preset} seconds={seconds} programs={string.Join(',', names)}"));
+Console.WriteLine(string.Create(inv, $"cpus={Environment.ProcessorCount} runtime={Environment.Version} preset={preset} seconds={seconds} programs={string.Join(',', names)} scheduler={(shared ? "shared DivCon WorkStealingTaskScheduler" : "TaskScheduler.Default")}"));
 ThreadPool.GetMinThreads(out int minWorkers, out _);
 ThreadPool.GetMaxThreads(out int maxWorkers, out _);
 Console.WriteLine(string.Create(inv, $"pool min threads={minWorkers} max threads={maxWorkers}"));
@@ -49,7 +56,7 @@ async Task Loop(BenchmarkProgram program)
     while (clock.Elapsed.TotalSeconds < limit)
     {
         double start = clock.Elapsed.TotalSeconds;
-        await program.RunParallelAsync(TaskScheduler.Default).ConfigureAwait(false);
+        await program.RunParallelAsync(scheduler).ConfigureAwait(false);
         runs.Add((program.Name, start, clock.Elapsed.TotalSeconds));
     }
 }
