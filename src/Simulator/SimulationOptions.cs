@@ -59,18 +59,19 @@ public sealed record SimulationOptions
     public long ContextSwitchNs { get; init; } = 5_000;
 
     /// <summary>
-    /// Threads the .NET pool model (<c>default</c>) starts with beyond its minimum of one per core (the runtime's
-    /// minimum worker threads is the processor count); default 0. Further threads come from starvation injection
-    /// (<see cref="ThreadPoolStarvationInjection"/>).
+    /// Threads the .NET pool model (<c>default</c>) adds to its minimum of one per core (the runtime's minimum worker
+    /// threads is the processor count; this is as if the program raised it with <c>ThreadPool.SetMinThreads</c>);
+    /// default 0. Above the minimum, hill climbing's wave (<see cref="ThreadPoolWaveMagnitude"/>) and starvation
+    /// injection (<see cref="ThreadPoolStarvationInjection"/>) add threads.
     /// </summary>
     public int ThreadPoolExtraThreads { get; init; }
 
     /// <summary>
     /// The .NET pool model's starvation injection (on by default, as in the runtime): every
     /// <see cref="ThreadPoolGateInterval"/> the pool's gate thread adds a thread when work is queued and no worker has
-    /// entered the pool's dispatch loop (woken from idle, or started) for longer than the thread count times
+    /// entered the pool's dispatch loop (woken from idle, or started) for longer than the thread-count goal times
     /// <see cref="ThreadPoolStarvationDelayPerThread"/> (the gate interval itself while the CPUs are less than 80% busy).
-    /// Off: the pool keeps its <see cref="Cores"/> + <see cref="ThreadPoolExtraThreads"/> threads.
+    /// Off: no injection; the goal is the minimum plus hill climbing's wave (<see cref="ThreadPoolWaveMagnitude"/>).
     /// </summary>
     public bool ThreadPoolStarvationInjection { get; init; } = true;
 

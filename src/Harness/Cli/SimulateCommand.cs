@@ -76,7 +76,7 @@ public static class SimulateCommand
             Description = "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).",
         };
         var noLending = new Option<bool>("--no-lending") { Description = "Partitioning: idle workers do not serve other programs." };
-        var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads injected beyond one per core.", DefaultValueFactory = _ => 0 };
+        var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", DefaultValueFactory = _ => 0 };
         extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
         var waveMagnitude = new Option<int>("--pool-wave-magnitude")
         {
