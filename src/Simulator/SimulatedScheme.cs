@@ -15,7 +15,11 @@ public enum SimulatedScheme
     /// <summary>One work-stealing scheduler (a pinned worker per core) shared by all programs.</summary>
     Shared = 2,
 
-    /// <summary>The .NET thread pool for all programs: a shared work-stealing pool, unpinned, optionally with injected threads.</summary>
+    /// <summary>
+    /// The .NET thread pool for all programs: a shared work-stealing pool of unpinned threads whose number follows the
+    /// pool's thread-count goal (hill climbing's wave, starvation injection), where a program's next run starts on the
+    /// thread that finished its previous one.
+    /// </summary>
     Default = 3,
 
     /// <summary>Partitioning: cores in proportion to speedup, decided at arrival (<c>ProportionalPolicy</c>).</summary>

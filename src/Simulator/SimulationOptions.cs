@@ -58,8 +58,47 @@ public sealed record SimulationOptions
     /// <summary>Cost of one context switch between time-shared threads, ns (assumption: 5 us, cache refill included).</summary>
     public long ContextSwitchNs { get; init; } = 5_000;
 
-    /// <summary>Extra threads the .NET pool model runs beyond one per core for <c>default</c> (thread injection; default 0).</summary>
+    /// <summary>
+    /// Threads the .NET pool model (<c>default</c>) adds to its minimum of one per core (the runtime's minimum worker
+    /// threads is the processor count; this is as if the program raised it with <c>ThreadPool.SetMinThreads</c>);
+    /// default 0. Above the minimum, hill climbing's wave (<see cref="ThreadPoolWaveMagnitude"/>) and starvation
+    /// injection (<see cref="ThreadPoolStarvationInjection"/>) add threads.
+    /// </summary>
     public int ThreadPoolExtraThreads { get; init; }
+
+    /// <summary>
+    /// The .NET pool model's starvation injection (on by default, as in the runtime): every
+    /// <see cref="ThreadPoolGateInterval"/> the pool's gate thread adds a thread when work is queued and no worker has
+    /// entered the pool's dispatch loop (woken from idle, or started) for longer than the thread-count goal times
+    /// <see cref="ThreadPoolStarvationDelayPerThread"/> (the gate interval itself while the CPUs are less than 80% busy).
+    /// Off: no injection; the goal is the minimum plus hill climbing's wave (<see cref="ThreadPoolWaveMagnitude"/>).
+    /// </summary>
+    public bool ThreadPoolStarvationInjection { get; init; } = true;
+
+    /// <summary>Period of the .NET pool's gate thread, which checks for starvation (the runtime's 500 ms).</summary>
+    public TimeSpan ThreadPoolGateInterval { get; init; } = TimeSpan.FromMilliseconds(500);
+
+    /// <summary>
+    /// Per thread of the pool, how long no worker may have entered the dispatch loop before the gate injects a thread
+    /// while the CPUs are busy (the runtime's 1 s, twice its gate period).
+    /// </summary>
+    public TimeSpan ThreadPoolStarvationDelayPerThread { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Most threads the .NET pool model runs (the runtime's default maximum on 64-bit, 32,767).</summary>
+    public int ThreadPoolMaxThreads { get; init; } = short.MaxValue;
+
+    /// <summary>
+    /// The .NET pool model's hill-climbing wave: every other pair of samples the pool's thread-count goal is this
+    /// many threads above its control setting (0: no wave). The runtime's magnitude follows its throughput noise,
+    /// at least 1 and at most 20; the default is the value measured for the cyclic workloads here (see README.md).
+    /// </summary>
+    public int ThreadPoolWaveMagnitude { get; init; } = 1;
+
+    /// <summary>Shortest hill-climbing sample of the .NET pool model (the runtime's 10 ms); whole milliseconds.</summary>
+    public TimeSpan ThreadPoolSampleIntervalLow { get; init; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>Longest hill-climbing sample of the .NET pool model (the runtime's 200 ms); whole milliseconds.</summary>
+    public TimeSpan ThreadPoolSampleIntervalHigh { get; init; } = TimeSpan.FromMilliseconds(200);
 
     /// <summary>Packages of the simulated machine's topology (cores split evenly), used by the placement step.</summary>
     public int Packages { get; init; } = 1;
@@ -118,6 +157,30 @@ public sealed record SimulationOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegative(ThreadPoolExtraThreads, nameof(ThreadPoolExtraThreads));
+        if (ThreadPoolGateInterval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ThreadPoolGateInterval), ThreadPoolGateInterval, "The thread pool's gate interval must be positive.");
+        }
+
+        NotNegative(ThreadPoolStarvationDelayPerThread, nameof(ThreadPoolStarvationDelayPerThread));
+        ArgumentOutOfRangeException.ThrowIfNegative(ThreadPoolWaveMagnitude, nameof(ThreadPoolWaveMagnitude));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(ThreadPoolWaveMagnitude, 20, nameof(ThreadPoolWaveMagnitude));
+        if (ThreadPoolSampleIntervalLow < TimeSpan.FromMilliseconds(1) || ThreadPoolSampleIntervalLow.Ticks % TimeSpan.TicksPerMillisecond != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ThreadPoolSampleIntervalLow), ThreadPoolSampleIntervalLow, "The shortest hill-climbing sample must be a whole number of milliseconds, at least 1.");
+        }
+
+        if (ThreadPoolSampleIntervalHigh < ThreadPoolSampleIntervalLow || ThreadPoolSampleIntervalHigh.Ticks % TimeSpan.TicksPerMillisecond != 0
+            || ThreadPoolSampleIntervalHigh > TimeSpan.FromMilliseconds(int.MaxValue - 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(ThreadPoolSampleIntervalHigh), ThreadPoolSampleIntervalHigh,
+                $"The longest hill-climbing sample must be a whole number of milliseconds, at least ThreadPoolSampleIntervalLow ({ThreadPoolSampleIntervalLow.TotalMilliseconds} ms).");
+        }
+        if (ThreadPoolMaxThreads < (long)Cores + ThreadPoolExtraThreads)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ThreadPoolMaxThreads), ThreadPoolMaxThreads,
+                $"ThreadPoolMaxThreads must be at least Cores + ThreadPoolExtraThreads ({(long)Cores + ThreadPoolExtraThreads}): the pool starts with that many threads.");
+        }
         ArgumentOutOfRangeException.ThrowIfLessThan(Packages, 1, nameof(Packages));
         if (Cores % Packages != 0)
         {

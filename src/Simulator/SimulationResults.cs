@@ -24,6 +24,15 @@ public sealed record SimulationCounters(long Events, long Tasks, long Steals, lo
 {
     /// <summary>Moves carried out by a standby taking over its core (a subset of <see cref="Moves"/>).</summary>
     public long Handovers { get; init; }
+
+    /// <summary>
+    /// The .NET pool model (<c>default</c>): threads the pool created (its minimum plus those its goal needed later;
+    /// the model's idle threads never time out), 0 under the other schemes.
+    /// </summary>
+    public int PoolThreads { get; init; }
+
+    /// <summary>The .NET pool model: threads its gate added by starvation injection.</summary>
+    public long PoolInjections { get; init; }
 }
 
 /// <summary>

@@ -7,8 +7,11 @@ public sealed class HandComputedScheduleTests
 {
     private const long Ms = 1_000_000;
 
+    // The .NET pool model's hill-climbing wave is off too (its timing is random); its starvation gate stays on (it
+    // acts only after a second or more of saturation).
     internal static SimulationOptions Free(int cores) => new()
     {
+        ThreadPoolWaveMagnitude = 0,
         Cores = cores,
         TaskOverheadNs = 0,
         StealOverheadNs = 0,

@@ -72,6 +72,7 @@ public sealed class SchemeAndDeterminismTests
     [InlineData(SimulatedScheme.Dynamic)]
     [InlineData(SimulatedScheme.Shared)]
     [InlineData(SimulatedScheme.OversubscribedFree)]
+    [InlineData(SimulatedScheme.Default)]
     public void Same_seed_gives_the_same_runs(SimulatedScheme scheme)
     {
         var options = new SimulationOptions { Cores = 16, Seed = 42 };

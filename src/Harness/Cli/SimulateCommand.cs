@@ -76,8 +76,18 @@ public static class SimulateCommand
             Description = "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).",
         };
         var noLending = new Option<bool>("--no-lending") { Description = "Partitioning: idle workers do not serve other programs." };
-        var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads injected beyond one per core.", DefaultValueFactory = _ => 0 };
+        var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", DefaultValueFactory = _ => 0 };
         extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
+        var waveMagnitude = new Option<int>("--pool-wave-magnitude")
+        {
+            Description = "default scheme: threads hill climbing's wave adds to the pool's goal every other pair of samples (0: no wave).",
+            DefaultValueFactory = _ => new SimulationOptions().ThreadPoolWaveMagnitude,
+        };
+        waveMagnitude.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-wave-magnitude", 0));
+        var noInjection = new Option<bool>("--pool-no-injection")
+        {
+            Description = "default scheme: no starvation injection (the pool keeps one thread per core plus --pool-extra-threads; default: the runtime's gate rule).",
+        };
         var inflation = new Option<string?>("--inflation") { Description = "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]", HelpName = "alpha[,knee]" };
         var coarsen = new Option<double>("--coarsen-us") { Description = "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", DefaultValueFactory = _ => 0 };
         var flatten = new Option<long>("--flatten-ns") { Description = "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", DefaultValueFactory = _ => 0 };
@@ -88,7 +98,7 @@ public static class SimulateCommand
         };
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, inflation, coarsen, flatten, clamp,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -105,6 +115,8 @@ public static class SimulateCommand
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
+                ThreadPoolStarvationInjection = !parse.GetValue(noInjection),
+                ThreadPoolWaveMagnitude = parse.GetValue(waveMagnitude),
                 Inflation = ParseInflation(parse.GetValue(inflation)),
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
                 FlattenBelowNs = parse.GetValue(flatten),

@@ -183,6 +183,10 @@ public static class SimulatedExperiments
             table.AddRow("lending / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,
                 $"{options.Lending} / {options.StandbyHandover} ({options.HandoverThreshold.TotalMilliseconds} ms)"));
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
+            table.AddRow("thread-pool starvation injection (gate interval, delay per thread)", string.Create(CultureInfo.InvariantCulture,
+                $"{options.ThreadPoolStarvationInjection} ({options.ThreadPoolGateInterval.TotalMilliseconds} ms, {options.ThreadPoolStarvationDelayPerThread.TotalMilliseconds} ms)"));
+            table.AddRow("thread-pool hill-climbing wave (magnitude, samples)", string.Create(CultureInfo.InvariantCulture,
+                $"{options.ThreadPoolWaveMagnitude} ({options.ThreadPoolSampleIntervalLow.TotalMilliseconds}-{options.ThreadPoolSampleIntervalHigh.TotalMilliseconds} ms)"));
             table.AddRow("work inflation", options.Inflation.ToString());
             table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
             table.AddRow("outlier clamping (x median of phase and depth; 0 off)", options.ClampOutliers.ToString(CultureInfo.InvariantCulture));
@@ -199,10 +203,10 @@ public static class SimulatedExperiments
             if (costs is { Count: > 0 })
             {
                 w.WriteLine();
-                var cost = new MarkdownTable(["scheme", "wall (s)", "events", "tasks", "steals", "moves", "handovers", "decisions", "lends"]);
+                var cost = new MarkdownTable(["scheme", "wall (s)", "events", "tasks", "steals", "moves", "handovers", "decisions", "lends", "pool threads at end"]);
                 foreach (var (scheme, wall, c) in costs)
                 {
-                    cost.AddRow(scheme, NumberText.Fixed(wall, 2), Count(c.Events), Count(c.Tasks), Count(c.Steals), Count(c.Moves), Count(c.Handovers), Count(c.Decisions), Count(c.Lends));
+                    cost.AddRow(scheme, NumberText.Fixed(wall, 2), Count(c.Events), Count(c.Tasks), Count(c.Steals), Count(c.Moves), Count(c.Handovers), Count(c.Decisions), Count(c.Lends), Count(c.PoolThreads));
                 }
 
                 cost.WriteTo(w);

@@ -6,8 +6,8 @@ namespace DivCon.Simulator.Engine;
 /// </summary>
 internal sealed class IndexSet
 {
-    private readonly int[] _members;
-    private readonly int[] _position;
+    private int[] _members;
+    private int[] _position;
     private int _count;
 
     public IndexSet(int capacity)
@@ -18,6 +18,20 @@ internal sealed class IndexSet
     }
 
     public int Count => _count;
+
+    /// <summary>Widens the range to [0, <paramref name="capacity"/>); members stay (the thread-pool model adds threads).</summary>
+    public void Grow(int capacity)
+    {
+        int old = _position.Length;
+        if (capacity <= old)
+        {
+            return;
+        }
+
+        Array.Resize(ref _members, capacity);
+        Array.Resize(ref _position, capacity);
+        Array.Fill(_position, -1, old, capacity - old);
+    }
 
     public bool Contains(int x) => _position[x] >= 0;
 

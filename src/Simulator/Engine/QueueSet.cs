@@ -24,11 +24,24 @@ internal sealed class QueueSet
 
     public TaskDeque Global { get; } = new();
 
-    public TaskDeque[] Deques { get; }
+    public TaskDeque[] Deques { get; private set; }
 
     public IndexSet NonEmpty { get; }
 
     public IndexSet Idle { get; }
 
     public int Queued { get; set; }
+
+    /// <summary>Adds one deque slot and room for one more thread (a thread the pool model injects); returns the slot.</summary>
+    public int AddSlot()
+    {
+        int slot = Deques.Length;
+        var deques = Deques;
+        Array.Resize(ref deques, slot + 1);
+        deques[slot] = new TaskDeque();
+        Deques = deques;
+        NonEmpty.Grow(slot + 1);
+        Idle.Grow(slot + 1);
+        return slot;
+    }
 }

@@ -18,7 +18,8 @@ namespace DivCon.Simulator.Engine;
 /// scheme and the thread-pool model have one group of capacity <c>cores</c> holding every thread. Tasks wait in
 /// <i>queue sets</i>: a global FIFO queue plus one deque per thread slot (owner LIFO at the bottom, thieves FIFO at
 /// the top). Each program has its own set, except under <c>shared</c> and <c>default</c> where all programs share
-/// one.</para>
+/// one. The pool model (Simulation.ThreadPool.cs) adds threads to its group and deque slots to its set as its
+/// thread-count goal rises, and lets no more than the goal's threads process work.</para>
 /// <para><b>Time.</b> The clock is in integer nanoseconds. The only events are "the earliest task of group g
 /// finishes" (kept valid by a version number that changes whenever the group's runnable set changes) and the
 /// partitioning schemes' decision ticks. Within a group, progress is tracked as virtual time V (work done per
@@ -28,15 +29,18 @@ namespace DivCon.Simulator.Engine;
 /// onto its thread's deque (first child first, so the owner pops the last one); a leaf or merge task, when it ends,
 /// reports to its parent, and the report that brings the parent's pending count to zero pushes the parent's merge
 /// onto the reporting thread's deque; the root's report ends the run. A new run's root goes to its set's global
-/// queue. A phase with nested runs is a chain of pieces (see <see cref="TaskGraph"/>): a piece before a nested run
-/// pushes the run's root onto its thread's deque, and the nested root's report pushes the host's next piece onto
-/// the reporting thread's deque.</para>
+/// queue, except under the .NET pool model (<c>default</c>), where it goes onto the deque of the thread that finished
+/// the program's previous run (the first runs' roots onto thread 0's). A phase with nested runs is a chain of pieces
+/// (see <see cref="TaskGraph"/>): a piece before a nested run pushes the run's root onto its thread's deque, and the
+/// nested root's report pushes the host's next piece onto the reporting thread's deque.</para>
 /// </remarks>
-internal sealed class Simulation
+internal sealed partial class Simulation
 {
     private const int GroupDueEvent = 0;
     private const int DecisionEvent = 1;
     private const int HandoverEvent = 2;
+    private const int GateEvent = 3;
+    private const int WaveEvent = 4;
 
     private readonly SimulationOptions _options;
     private readonly SimulatedScheme _scheme;
@@ -51,7 +55,8 @@ internal sealed class Simulation
     // Safety net against a schedule that never ends: 100 x the limit plus an hour of simulated time.
     private readonly long _giveUpAt;
 
-    private readonly SimThread[] _threads;
+    // Not readonly: the pool model (default) adds threads when its goal rises.
+    private SimThread[] _threads;
     private readonly CpuGroup[] _groups;
     private readonly QueueSet[] _sets;
 
@@ -67,6 +72,9 @@ internal sealed class Simulation
     private readonly RebalanceDecider? _decider;
     private readonly IndexSet? _idleAnywhere;
     private int _lendCursor;
+
+    // The .NET pool model (default scheme); its state and rules are in Simulation.ThreadPool.cs.
+    private readonly bool _pool;
 
     private readonly PriorityQueue<(int Kind, int Group, int Version), (long Time, long Sequence)> _events = new();
     private long _sequence;
@@ -101,6 +109,7 @@ internal sealed class Simulation
         _giveUpAt = timeLimit >= long.MaxValue / 200 ? long.MaxValue : (timeLimit * 100) + 3_600_000_000_000L;
         _partitioning = scheme.Partitions();
         _lending = _partitioning && options.Lending;
+        _pool = scheme == SimulatedScheme.Default;
         // Time-shared threads lose a context switch per quantum: useful fraction quantum / (quantum + switch).
         double quantum = SimulationOptions.Nanoseconds(options.Quantum);
         _sharingEfficiency = quantum / (quantum + options.ContextSwitchNs);
@@ -145,6 +154,7 @@ internal sealed class Simulation
                 // One pool for everybody. The pool model (default) is unpinned and may run extra injected threads,
                 // so its threads share one group of capacity `cores`; shared pins one worker per core.
                 threadCount = _cores + (scheme == SimulatedScheme.Default ? options.ThreadPoolExtraThreads : 0);
+                _poolMinimum = _poolControl = _poolGoal = threadCount;
                 _sets = [new QueueSet(threadCount, threadCount)];
                 _groups = scheme == SimulatedScheme.Default
                     ? [new CpuGroup(_cores)]
@@ -249,7 +259,14 @@ internal sealed class Simulation
 
         for (int p = 0; p < _programs.Length; p++)
         {
-            StartRun(p);
+            // The pool model: the harness starts every program's first run from one pool thread, whose local queue
+            // takes the roots (TaskScheduler.Default queues a pool thread's tasks locally); thread 0 stands for it.
+            StartRun(p, _pool ? _threads[0] : null);
+        }
+
+        if (_pool)
+        {
+            StartPoolControl();
         }
 
         foreach (var set in _sets)
@@ -260,6 +277,11 @@ internal sealed class Simulation
         long nextProgress = 0;
         while (_events.TryDequeue(out var e, out var key))
         {
+            if (e.Kind >= GateEvent && _runningPrograms == 0)
+            {
+                continue; // the test is over: the pool's last gate tick or wave sample must not move the end time
+            }
+
             _now = key.Time;
             _eventCount++;
             if ((_eventCount & 0xFFF) == 0)
@@ -287,6 +309,14 @@ internal sealed class Simulation
             {
                 OnHandoverDue(_threads[e.Group], e.Version);
             }
+            else if (e.Kind == GateEvent)
+            {
+                OnGateTick();
+            }
+            else if (e.Kind == WaveEvent)
+            {
+                OnWaveSample();
+            }
             else if (e.Group > 0)
             {
                 ApplyScripted(e.Group - 1);
@@ -309,7 +339,12 @@ internal sealed class Simulation
             _allocations,
             TimeSpan.FromTicks(_limit / 100),
             TimeSpan.FromTicks(_now / 100),
-            new SimulationCounters(_eventCount, _taskCount, _stealCount, _moveCount, _decisionCount, _lendCount) { Handovers = _handoverCount })
+            new SimulationCounters(_eventCount, _taskCount, _stealCount, _moveCount, _decisionCount, _lendCount)
+            {
+                Handovers = _handoverCount,
+                PoolThreads = _pool ? _threads.Length : 0,
+                PoolInjections = _injectionCount,
+            })
         {
             Moves = _moves,
         };
@@ -317,18 +352,30 @@ internal sealed class Simulation
 
     // ----- runs -----
 
-    private void StartRun(int p)
+    /// <summary>
+    /// Starts a run of program <paramref name="p"/>: its root goes to its set's global queue, or, when
+    /// <paramref name="by"/> is given (the pool model), onto that thread's deque.
+    /// </summary>
+    private void StartRun(int p, SimThread? by)
     {
         var program = _programs[p];
         program.Running = true;
         program.RunStart = _now;
         _runningPrograms++;
         var set = _sets[SetOf(p)];
-        set.Global.PushBottom(Pack(p, 0, merge: false));
-        set.Queued++;
+        if (by is null)
+        {
+            set.Global.PushBottom(Pack(p, 0, merge: false));
+            set.Queued++;
+        }
+        else
+        {
+            Push(set, by, Pack(p, 0, merge: false));
+        }
     }
 
-    private void FinishRun(int p)
+    /// <summary>Program <paramref name="p"/>'s root finished on thread <paramref name="t"/>: records the run, restarts it before the limit.</summary>
+    private void FinishRun(int p, SimThread t)
     {
         var program = _programs[p];
         _runs.Add(new SimulatedRun(program.Program.Name, program.RunIndex, Time(program.RunStart), Time(_now), Counted: _now <= _limit));
@@ -338,7 +385,11 @@ internal sealed class Simulation
         // Restart while the limit has not been reached (the harness's runner: "while elapsed < limit, start a run").
         if (_now < _limit)
         {
-            StartRun(p);
+            // Under the pool model the next run starts on the thread that finished this one: the run's completion
+            // queues the harness's continuation on that pool thread's local queue, and the continuation queues the
+            // next root there too. Elsewhere the continuation runs on a .NET pool thread, outside the scheduler, whose
+            // tasks go to the scheduler's global queue.
+            StartRun(p, _pool ? t : null);
         }
     }
 
@@ -383,6 +434,11 @@ internal sealed class Simulation
         t.Task = task;
         t.TaskStartedAt = _now;
         t.TaskSerial++;
+        if (_pool)
+        {
+            AccumulatePoolBusy();
+        }
+
         _busyThreads++;
         _servingBusy[p]++;
         long work = duration + _options.TaskOverheadNs + extra + t.PendingCost;
@@ -403,6 +459,11 @@ internal sealed class Simulation
         var program = _programs[p];
         var graph = program.Program.Graph;
         t.Busy = false;
+        if (_pool)
+        {
+            AccumulatePoolBusy();
+        }
+
         _busyThreads--;
         _servingBusy[p]--;
         _taskCount++;
@@ -449,7 +510,7 @@ internal sealed class Simulation
             }
             else
             {
-                FinishRun(p);
+                FinishRun(p, t);
             }
         }
 
@@ -461,6 +522,11 @@ internal sealed class Simulation
             t.Retiring = false;
             t.Inactive = true;
             WatchServer(_threads[_activeThread[t.Core]], wake: false);
+        }
+        else if (_pool && _busyThreads >= _poolGoal)
+        {
+            // The pool's goal dropped below the threads processing work: this one stops at its task boundary.
+            RetirePoolThread(t);
         }
         else
         {
@@ -652,6 +718,11 @@ internal sealed class Simulation
     {
         while (set.Queued > 0)
         {
+            if (_pool && _busyThreads >= _poolGoal)
+            {
+                return; // the pool releases a worker only while fewer than its goal are processing work
+            }
+
             int index;
             if (set.Idle.Count > 0)
             {
@@ -661,6 +732,10 @@ internal sealed class Simulation
             {
                 index = anywhere.Random(_random);
             }
+            else if (_pool && _threads.Length < _options.ThreadPoolMaxThreads)
+            {
+                index = AddPoolThread(); // below its goal with every thread busy, the pool creates one
+            }
             else
             {
                 return;
@@ -668,6 +743,12 @@ internal sealed class Simulation
 
             var t = _threads[index];
             Unidle(t);
+            if (_pool)
+            {
+                // A pool worker released to take a request enters the dispatch loop: the gate's progress mark.
+                _poolLastDispatch = _now;
+            }
+
             if (!Dispatch(t))
             {
                 return;
