@@ -109,6 +109,23 @@ public sealed record Granularity
         return new Granularity(GranularityKind.Automatic, DefaultLeavesPerWorker, 0, 0, minimumTaskCost, maximumTaskDuration);
     }
 
+    /// <summary>
+    /// Granularity by measured time with the given bounds and leaf-count floor: a granular program is never split
+    /// coarser than <paramref name="leavesPerWorker"/> leaves per worker (4 in the other overloads). A larger floor sizes
+    /// the tree for more cores than the run has, as when a task tree is recorded on one worker for a 64-core simulation.
+    /// </summary>
+    /// <param name="minimumTaskCost">Subtrees predicted cheaper than this run inline; zero turns inlining off. At least zero.</param>
+    /// <param name="maximumTaskDuration">Leaves of granular programs predicted longer than this are split; at least <paramref name="minimumTaskCost"/> and more than zero.</param>
+    /// <param name="leavesPerWorker">The floor's leaves per worker, at least 1.</param>
+    /// <returns>The granularity.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">A bound is negative, the upper bound is zero or below the lower one, or <paramref name="leavesPerWorker"/> is less than 1.</exception>
+    public static Granularity Automatic(TimeSpan minimumTaskCost, TimeSpan maximumTaskDuration, int leavesPerWorker)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(leavesPerWorker, 1);
+        var bounds = Automatic(minimumTaskCost, maximumTaskDuration);
+        return new Granularity(GranularityKind.Automatic, leavesPerWorker, 0, 0, bounds.MinimumTaskCost, bounds.MaximumTaskDuration);
+    }
+
     /// <summary>The same as <see cref="ByLeafCount"/>; kept so that code written for earlier versions compiles.</summary>
     /// <param name="leavesPerWorker">Target leaves per worker.</param>
     /// <returns>The leaf-count granularity.</returns>

@@ -409,6 +409,33 @@ public sealed class TimeGranularityTests
         Assert.Equal("minimumTaskCost", Assert.Throws<ArgumentOutOfRangeException>(() => Granularity.Automatic(TimeSpan.FromTicks(-1), TimeSpan.FromMilliseconds(1))).ParamName);
         Assert.Equal("maximumTaskDuration", Assert.Throws<ArgumentOutOfRangeException>(() => Granularity.Automatic(TimeSpan.Zero, TimeSpan.Zero)).ParamName);
         Assert.Equal("maximumTaskDuration", Assert.Throws<ArgumentOutOfRangeException>(() => Granularity.Automatic(TimeSpan.FromMilliseconds(2), TimeSpan.FromMilliseconds(1))).ParamName);
+        Assert.Equal("leavesPerWorker", Assert.Throws<ArgumentOutOfRangeException>(() => Granularity.Automatic(TimeSpan.Zero, TimeSpan.FromMilliseconds(1), 0)).ParamName);
+        Assert.Equal("maximumTaskDuration", Assert.Throws<ArgumentOutOfRangeException>(() => Granularity.Automatic(TimeSpan.Zero, TimeSpan.Zero, 4)).ParamName);
+    }
+
+    [Theory]
+    [InlineData(4)]
+    [InlineData(64)]
+    public async Task The_leaf_count_floor_of_automatic_granularity_is_its_leaves_per_worker(int leavesPerWorker)
+    {
+        // On one worker, with inlining off and an upper bound no leaf reaches, a granular program's leaves are the
+        // floor's: 4096 elements / (1 worker x leaves per worker). The first run probes with smaller leaves; the
+        // second predicts from it, so its leaves are the floor's.
+        using var one = new CountingTaskScheduler(1, allowInlining: true);
+        var phases = new PhaseAggregator();
+        var sum = MapReduce.CreateRanged<long>(
+            mapRange: range => Workloads.SequentialSum(range),
+            reduce: (left, right) => left + right,
+            identity: 0,
+            granularity: Granularity.Automatic(TimeSpan.Zero, TimeSpan.FromHours(1), leavesPerWorker));
+        var range = new IndexRange(0, 4096);
+        var options = DivideAndConquerOptions.Default with { Scheduler = one };
+        await sum.RunAsync(range, options).Bounded();
+
+        long total = await sum.RunAsync(range, options with { Observer = phases }).Bounded();
+
+        Assert.Equal(Workloads.SequentialSum(range), total);
+        Assert.Equal(leavesPerWorker, phases.TotalCount(DivideAndConquerPhase.Execute));
     }
 
     private static DivideAndConquer<int, int> EndlessRecursion(Granularity granularity) =>

@@ -136,7 +136,9 @@ public static class TraceCommand
     {
         BenchmarkProgram program = member.Program;
         int leavesPerWorker = (int)Math.Max(1, Math.Ceiling(Granularity.DefaultLeavesPerWorker * (double)granularityCores / workers));
-        program.Granularity = Granularity.Automatic(leavesPerWorker);
+        // The default granularity (by time: 100 us lower bound, 1 ms upper bound on leaves) with its leaf-count floor
+        // sized for the target machine, so the tree is the one a run there would make.
+        program.Granularity = Granularity.Automatic(Granularity.DefaultMinimumTaskCost, Granularity.DefaultMaximumTaskDuration, leavesPerWorker);
         await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
         var trees = new List<TaskTree>(repeat);
         var seconds = new List<double>(repeat);
@@ -150,8 +152,8 @@ public static class TraceCommand
             trees.Add(recorder.ToTree());
         }
 
-        seconds.Sort();
-        double median = seconds[(seconds.Count - 1) / 2];
+        int[] runOrder = [.. Enumerable.Range(0, seconds.Count).OrderBy(i => seconds[i])];
+        double median = seconds[runOrder[(runOrder.Length - 1) / 2]];
         var properties = new Dictionary<string, string>(StringComparer.Ordinal)
         {
             ["program"] = member.Name,
@@ -167,8 +169,8 @@ public static class TraceCommand
             ["recordedUtc"] = DateTime.UtcNow.ToString("O", CultureInfo.InvariantCulture),
             ["machine"] = machine,
         };
-        // Same input and granularity give the same tree shape for every catalog program; if a program's shape ever
-        // varied between runs, the first recording is kept as it is.
+        // Granularity by time may cut leaves differently from run to run (the prediction is measured): when the shapes
+        // agree every node gets its median, otherwise the recording of the median run is kept as it is.
         TaskTree tree;
         try
         {
@@ -176,8 +178,9 @@ public static class TraceCommand
         }
         catch (ArgumentException)
         {
-            tree = trees[0];
-            properties["note"] = "shapes differed between runs: first recording kept, no median";
+            int medianRun = runOrder[(runOrder.Length - 1) / 2];
+            tree = trees[medianRun];
+            properties["note"] = string.Create(CultureInfo.InvariantCulture, $"shapes differed between runs: the median run's recording (run {medianRun + 1} of {trees.Count}) kept, no per-node median");
         }
 
         return (new TaskTree(tree.Nodes, properties).WithNestedRuns(tree.NestedRuns), median);
