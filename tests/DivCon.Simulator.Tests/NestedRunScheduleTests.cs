@@ -96,4 +96,24 @@ public sealed class NestedRunScheduleTests
         Assert.All(test.Runs.Where(r => r.Program == "a"), r => Assert.True(r.End - r.Start >= TimeSpan.FromMilliseconds(18)));
         Assert.All(test.Runs.Where(r => r.Program == "b"), r => Assert.True(r.End - r.Start >= TimeSpan.FromMilliseconds(20)));
     }
+
+    [Fact]
+    public void A_host_resumes_after_its_nested_run_through_the_global_queue_of_a_DivCon_scheduler()
+    {
+        // One core. A: root split 1 ms into L (leaf 10 ms) and H, whose split is 1 ms, a nested run of one 4 ms leaf,
+        // then 1 ms, into two 6 ms leaves; merges free. B: one 2 ms leaf. Both roots start in the global queue, A's
+        // first; the root pushes L then H, so H runs first and L waits in the deque. After the nested leaf (at 6 ms)
+        // the host's next piece goes behind B's root in the shared global queue: L runs (6-16), then B's root
+        // (16-18). Were the piece pushed onto the thread's deque, all of A would run first (to 29) and B end at 31.
+        var a = TaskTree.FromChildCounts([2, 0, 2, 0, 0], i => i switch { 0 => 1 * Ms, 1 => 10 * Ms, 2 => 2 * Ms, _ => 6 * Ms }, _ => 0)
+            .WithNestedRuns([new TaskTreeNestedRun(2, DivideAndConquerPhase.Split, 1 * Ms, TaskTree.FromChildCounts([0], _ => 4 * Ms, _ => 0))]);
+        var b = TaskTree.FromChildCounts([0], _ => 2 * Ms, _ => 0);
+        var options = HandComputedScheduleTests.Free(1) with { ThreadPoolWaveMagnitude = 0 };
+
+        var test = new WorkloadSimulator(options).RunCyclic(
+            [new SimulatedProgram("a", TaskGraph.FromTree(a)), new SimulatedProgram("b", TaskGraph.FromTree(b))], SimulatedScheme.Shared, TimeSpan.FromMilliseconds(40));
+
+        var firstB = test.Runs.First(r => r.Program == "b");
+        Assert.Equal(TimeSpan.FromMilliseconds(18), firstB.End);
+    }
 }

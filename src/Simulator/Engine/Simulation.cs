@@ -32,7 +32,8 @@ namespace DivCon.Simulator.Engine;
 /// queue, except under the .NET pool model (<c>default</c>), where it goes onto the deque of the thread that finished
 /// the program's previous run (the first runs' roots onto thread 0's). A phase with nested runs is a chain of pieces
 /// (see <see cref="TaskGraph"/>): a piece before a nested run pushes the run's root onto its thread's deque, and the
-/// nested root's report pushes the host's next piece onto the reporting thread's deque.</para>
+/// nested root's report queues the host's next piece: onto the set's global queue (the resumption reaches a DivCon
+/// scheduler from a .NET pool thread), under <c>default</c> onto the reporting thread's deque.</para>
 /// </remarks>
 internal sealed partial class Simulation
 {
@@ -504,9 +505,21 @@ internal sealed partial class Simulation
             }
             else if (graph.HostNode[node] is int host and >= 0)
             {
-                // A nested run's root is done: its host phase's next piece continues where the run ended (the
-                // program's continuation after awaiting the run is queued on the completing thread).
-                Push(set, t, Pack(p, host, graph.HostMerge[node], graph.HostIndex[node] + 1));
+                // A nested run's root is done: its host phase's next piece is queued. The run completes its task
+                // with RunContinuationsAsynchronously and the program awaits it with ConfigureAwait(false), so the
+                // program's continuation runs on a .NET pool thread, and the engine's resumption is queued from
+                // there: under `default` onto that pool thread's local queue (modelled as the reporting thread's
+                // deque), under every DivCon scheduler onto the set's global queue (a queue from outside its workers).
+                long next = Pack(p, host, graph.HostMerge[node], graph.HostIndex[node] + 1);
+                if (_scheme == SimulatedScheme.Default)
+                {
+                    Push(set, t, next);
+                }
+                else
+                {
+                    set.Global.PushBottom(next);
+                    set.Queued++;
+                }
             }
             else
             {
