@@ -5,9 +5,9 @@ using static DivCon.Skeletons.Tests.TimeGranularityTests;
 namespace DivCon.Skeletons.Tests;
 
 /// <summary>
-/// Binary programs (<see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/>): the same results, failures,
-/// cancellation and limits as list-shaped programs on every engine, scheduler and granularity, and inline subtrees
-/// that allocate nothing per node.
+/// Binary programs (<see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/>): the same results as list-shaped
+/// programs on every engine, scheduler and granularity, and inline subtrees that allocate nothing per node. Failures,
+/// cancellation and the recursion limit are tested for both forms in <see cref="TimeGranularityTests"/>.
 /// </summary>
 public sealed class BinaryProgramTests
 {
@@ -69,110 +69,6 @@ public sealed class BinaryProgramTests
             int middle = range.Start + (range.Length / 2);
             return $"[{range.Start}:{Expected(new IndexRange(range.Start, middle))}|{Expected(new IndexRange(middle, range.End))}:{range.End}]";
         }
-    }
-
-    [Theory]
-    [MemberData(nameof(FailureGrid), MemberType = typeof(TimeGranularityTests))]
-    public async Task An_exception_in_any_phase_faults_the_run_with_that_exception_inline_or_not(ExecutionEngine engine, GranularityChoice choice, FailingPhase phase)
-    {
-        var failure = new InvalidTimeZoneException(phase.ToString());
-        bool Fails(IndexRange range, int depth) => depth == 3 && range.Start == 0;
-        var program = DivideAndConquer.CreateBinary<IndexRange, long>(
-            shouldSplit: (range, depth) => phase == FailingPhase.ShouldSplit && Fails(range, depth) ? throw failure : range.Length > 4,
-            split: (range, depth) => phase == FailingPhase.Split && Fails(range, depth) ? throw failure : Halves(range),
-            execute: (range, depth) => phase == FailingPhase.Execute && range.Start == 0 ? throw failure : Workloads.SequentialSum(range),
-            merge: (range, left, right, depth) => phase == FailingPhase.Merge && depth == 3 ? throw failure : left + right,
-            granularity: Choose(choice));
-
-        var error = await Assert.ThrowsAsync<InvalidTimeZoneException>(
-            () => program.RunAsync(new IndexRange(0, 256), DivideAndConquerOptions.Default with { Engine = engine }).Bounded());
-
-        Assert.Same(failure, error);
-    }
-
-    [Theory]
-    [InlineData(ExecutionEngine.Continuation)]
-    [InlineData(ExecutionEngine.ForkJoin)]
-    public async Task An_inline_binary_subtree_stops_at_the_next_node_after_cancellation(ExecutionEngine engine)
-    {
-        // The whole tree runs inline in the root's task: the 100th execute cancels, and no node starts after it.
-        using var cancellation = new CancellationTokenSource();
-        int executes = 0;
-        var program = DivideAndConquer.CreateBinary<IndexRange, long>(
-            shouldSplit: (range, depth) => range.Length > 1,
-            split: (range, depth) => Halves(range),
-            execute: (range, depth) =>
-            {
-                if (Interlocked.Increment(ref executes) == 100)
-                {
-                    cancellation.Cancel();
-                }
-
-                return range.Length;
-            },
-            merge: (range, left, right, depth) => left + right,
-            granularity: Granularity.Sequential);
-
-        var run = program.RunAsync(new IndexRange(0, 1024), DivideAndConquerOptions.Default with { Engine = engine }, cancellation.Token);
-
-        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => run.Bounded());
-        Assert.True(run.IsCanceled);
-        Assert.Equal(100, executes);
-    }
-
-    [Theory]
-    [InlineData(ExecutionEngine.Continuation)]
-    [InlineData(ExecutionEngine.ForkJoin)]
-    public async Task A_failure_in_a_task_stops_inline_binary_subtrees_elsewhere(ExecutionEngine engine)
-    {
-        // Tasks down to depth 1, inline below: the left subtree fails at once, the right one stops when its nodes
-        // see the failure, and the run faults with that exception.
-        using var two = new CountingTaskScheduler(2, allowInlining: true);
-        var failure = new InvalidProgramException("left");
-        int rightExecutes = 0;
-        var program = DivideAndConquer.CreateBinary<IndexRange, long>(
-            shouldSplit: (range, depth) => range.Length > 1,
-            split: (range, depth) => Halves(range),
-            execute: (range, depth) =>
-            {
-                if (range.Start < 1 << 15)
-                {
-                    throw failure;
-                }
-
-                Interlocked.Increment(ref rightExecutes);
-                Thread.SpinWait(2000);
-                return range.Length;
-            },
-            merge: (range, left, right, depth) => left + right,
-            granularity: Granularity.Depth(1));
-
-        var error = await Assert.ThrowsAsync<InvalidProgramException>(
-            () => program.RunAsync(new IndexRange(0, 1 << 16), DivideAndConquerOptions.Default with { Engine = engine, Scheduler = two }).Bounded());
-
-        Assert.Same(failure, error);
-        Assert.True(rightExecutes < 1 << 15, $"the right half ran all its {rightExecutes} leaves");
-    }
-
-    [Theory]
-    [InlineData(ExecutionEngine.Continuation, GranularityChoice.EveryNodeATask)]
-    [InlineData(ExecutionEngine.Continuation, GranularityChoice.Sequential)]
-    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.EveryNodeATask)]
-    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.Sequential)]
-    public async Task A_binary_recursion_past_the_limit_ends_the_run(ExecutionEngine engine, GranularityChoice choice)
-    {
-        var program = DivideAndConquer.CreateBinary<int, int>(
-            shouldSplit: (n, depth) => true,
-            split: (n, depth) => (n + 1, n + 1),
-            execute: (n, depth) => n,
-            merge: (n, left, right, depth) => left,
-            granularity: Choose(choice));
-
-        var error = await Assert.ThrowsAsync<InvalidOperationException>(
-            () => program.RunAsync(0, DivideAndConquerOptions.Default with { Engine = engine, RecursionLimit = 200 }).Bounded());
-
-        Assert.Contains("RecursionLimit", error.Message, StringComparison.Ordinal);
-        Assert.Contains("200", error.Message, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -280,15 +176,9 @@ public sealed class BinaryProgramTests
     }
 #endif
 
-    private static (IndexRange Left, IndexRange Right) Halves(IndexRange range)
-    {
-        int middle = range.Start + (range.Length / 2);
-        return (new IndexRange(range.Start, middle), new IndexRange(middle, range.End));
-    }
-
-    private static DivideAndConquer<IndexRange, long> BinarySum(int leafSize, Granularity granularity) => DivideAndConquer.CreateBinary<IndexRange, long>(
+    private static DivideAndConquer<IndexRange, long> BinarySum(int leafSize, Granularity granularity) => Halving(
+        ProgramForm.Binary,
         shouldSplit: (range, depth) => range.Length > leafSize,
-        split: (range, depth) => Halves(range),
         execute: (range, depth) => Workloads.SequentialSum(range),
         merge: (range, left, right, depth) => left + right,
         granularity: granularity);

@@ -26,21 +26,34 @@ public sealed class TimeGranularityTests
         return data;
     }
 
-    public static TheoryData<ExecutionEngine, GranularityChoice, FailingPhase> FailureGrid()
+    public static TheoryData<ExecutionEngine, GranularityChoice, FailingPhase, ProgramForm> FailureGrid()
     {
-        var data = new TheoryData<ExecutionEngine, GranularityChoice, FailingPhase>();
+        var data = new TheoryData<ExecutionEngine, GranularityChoice, FailingPhase, ProgramForm>();
         foreach (var engine in Enum.GetValues<ExecutionEngine>())
         {
             foreach (var granularity in new[] { GranularityChoice.EveryNodeATask, GranularityChoice.Sequential, GranularityChoice.Depth2, GranularityChoice.AutomaticInlineAll })
             {
                 foreach (var phase in Enum.GetValues<FailingPhase>())
                 {
-                    data.Add(engine, granularity, phase);
+                    foreach (var form in Enum.GetValues<ProgramForm>())
+                    {
+                        data.Add(engine, granularity, phase, form);
+                    }
                 }
             }
         }
 
         return data;
+    }
+
+    /// <summary>How a test program's lambdas are shaped: a list-shaped split and merge, or a binary program.</summary>
+    public enum ProgramForm
+    {
+        /// <summary><see cref="DivideAndConquer.Create{TProblem, TResult}(Func{TProblem, int, bool}, Func{TProblem, int, IReadOnlyList{TProblem}}, Func{TProblem, int, TResult}, Func{TProblem, IReadOnlyList{TResult}, int, TResult}, DivideAndConquerOptions?, Granularity?)"/>.</summary>
+        List,
+
+        /// <summary><see cref="DivideAndConquer.CreateBinary{TProblem, TResult}"/> (its own allocation-free inline recursion).</summary>
+        Binary,
     }
 
     public enum FailingPhase
@@ -189,16 +202,18 @@ public sealed class TimeGranularityTests
     }
 
     [Theory]
-    [InlineData(ExecutionEngine.Continuation)]
-    [InlineData(ExecutionEngine.ForkJoin)]
-    public async Task An_inline_subtree_stops_at_the_next_node_after_cancellation(ExecutionEngine engine)
+    [InlineData(ExecutionEngine.Continuation, ProgramForm.List)]
+    [InlineData(ExecutionEngine.ForkJoin, ProgramForm.List)]
+    [InlineData(ExecutionEngine.Continuation, ProgramForm.Binary)]
+    [InlineData(ExecutionEngine.ForkJoin, ProgramForm.Binary)]
+    public async Task An_inline_subtree_stops_at_the_next_node_after_cancellation(ExecutionEngine engine, ProgramForm form)
     {
         // The whole tree runs inline in the root's task: the 100th execute cancels, and no node starts after it.
         using var cancellation = new CancellationTokenSource();
         int executes = 0;
-        var program = DivideAndConquer.Create<IndexRange, long>(
+        var program = Halving(
+            form,
             shouldSplit: (range, depth) => range.Length > 1,
-            split: (range, depth) => range.Split(2),
             execute: (range, depth) =>
             {
                 if (Interlocked.Increment(ref executes) == 100)
@@ -208,7 +223,7 @@ public sealed class TimeGranularityTests
 
                 return range.Length;
             },
-            merge: (counts, depth) => counts[0] + counts[1],
+            merge: (range, left, right, depth) => left + right,
             granularity: Granularity.Sequential);
 
         var run = program.RunAsync(new IndexRange(0, 1024), DivideAndConquerOptions.Default with { Engine = engine }, cancellation.Token);
@@ -219,18 +234,20 @@ public sealed class TimeGranularityTests
     }
 
     [Theory]
-    [InlineData(ExecutionEngine.Continuation)]
-    [InlineData(ExecutionEngine.ForkJoin)]
-    public async Task A_failure_in_a_task_stops_inline_subtrees_elsewhere(ExecutionEngine engine)
+    [InlineData(ExecutionEngine.Continuation, ProgramForm.List)]
+    [InlineData(ExecutionEngine.ForkJoin, ProgramForm.List)]
+    [InlineData(ExecutionEngine.Continuation, ProgramForm.Binary)]
+    [InlineData(ExecutionEngine.ForkJoin, ProgramForm.Binary)]
+    public async Task A_failure_in_a_task_stops_inline_subtrees_elsewhere(ExecutionEngine engine, ProgramForm form)
     {
         // Tasks down to depth 1, inline below: the left subtree fails at once, the right one stops when it sees the
         // failure (at the latest when its own nodes check the stop flag) and the run faults with that exception.
         using var two = new CountingTaskScheduler(2, allowInlining: true);
         var failure = new InvalidProgramException("left");
         int rightExecutes = 0;
-        var program = DivideAndConquer.Create<IndexRange, long>(
+        var program = Halving(
+            form,
             shouldSplit: (range, depth) => range.Length > 1,
-            split: (range, depth) => range.Split(2),
             execute: (range, depth) =>
             {
                 if (range.Start < 1 << 15)
@@ -242,7 +259,7 @@ public sealed class TimeGranularityTests
                 Thread.SpinWait(2000);
                 return range.Length;
             },
-            merge: (counts, depth) => counts[0] + counts[1],
+            merge: (range, left, right, depth) => left + right,
             granularity: Granularity.Depth(1));
 
         var error = await Assert.ThrowsAsync<InvalidProgramException>(
@@ -254,16 +271,23 @@ public sealed class TimeGranularityTests
 
     [Theory]
     [MemberData(nameof(FailureGrid))]
-    public async Task An_exception_in_any_phase_faults_the_run_with_that_exception_inline_or_not(ExecutionEngine engine, GranularityChoice choice, FailingPhase phase)
+    public async Task An_exception_in_any_phase_faults_the_run_with_that_exception_inline_or_not(ExecutionEngine engine, GranularityChoice choice, FailingPhase phase, ProgramForm form)
     {
         var failure = new InvalidTimeZoneException(phase.ToString());
         bool Fails(IndexRange range, int depth) => depth == 3 && range.Start == 0;
-        var program = DivideAndConquer.Create<IndexRange, long>(
+        var program = Halving(
+            form,
             shouldSplit: (range, depth) => phase == FailingPhase.ShouldSplit && Fails(range, depth) ? throw failure : range.Length > 4,
-            split: (range, depth) => phase == FailingPhase.Split && Fails(range, depth) ? throw failure : range.Split(2),
             execute: (range, depth) => phase == FailingPhase.Execute && range.Start == 0 ? throw failure : Workloads.SequentialSum(range),
-            merge: (sums, depth) => phase == FailingPhase.Merge && depth == 3 ? throw failure : sums[0] + sums[1],
-            granularity: Choose(choice));
+            merge: (range, left, right, depth) => phase == FailingPhase.Merge && depth == 3 ? throw failure : left + right,
+            granularity: Choose(choice),
+            beforeSplit: (range, depth) =>
+            {
+                if (phase == FailingPhase.Split && Fails(range, depth))
+                {
+                    throw failure;
+                }
+            });
 
         var error = await Assert.ThrowsAsync<InvalidTimeZoneException>(
             () => program.RunAsync(new IndexRange(0, 256), DivideAndConquerOptions.Default with { Engine = engine }).Bounded());
@@ -365,13 +389,17 @@ public sealed class TimeGranularityTests
     }
 
     [Theory]
-    [InlineData(ExecutionEngine.Continuation, GranularityChoice.EveryNodeATask)]
-    [InlineData(ExecutionEngine.Continuation, GranularityChoice.Sequential)]
-    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.EveryNodeATask)]
-    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.Sequential)]
-    public async Task A_recursion_past_the_limit_ends_the_run(ExecutionEngine engine, GranularityChoice choice)
+    [InlineData(ExecutionEngine.Continuation, GranularityChoice.EveryNodeATask, ProgramForm.List)]
+    [InlineData(ExecutionEngine.Continuation, GranularityChoice.Sequential, ProgramForm.List)]
+    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.EveryNodeATask, ProgramForm.List)]
+    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.Sequential, ProgramForm.List)]
+    [InlineData(ExecutionEngine.Continuation, GranularityChoice.EveryNodeATask, ProgramForm.Binary)]
+    [InlineData(ExecutionEngine.Continuation, GranularityChoice.Sequential, ProgramForm.Binary)]
+    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.EveryNodeATask, ProgramForm.Binary)]
+    [InlineData(ExecutionEngine.ForkJoin, GranularityChoice.Sequential, ProgramForm.Binary)]
+    public async Task A_recursion_past_the_limit_ends_the_run(ExecutionEngine engine, GranularityChoice choice, ProgramForm form)
     {
-        var program = EndlessRecursion(Choose(choice));
+        var program = EndlessRecursion(Choose(choice), form);
 
         var error = await Assert.ThrowsAsync<InvalidOperationException>(
             () => program.RunAsync(0, DivideAndConquerOptions.Default with { Engine = engine, RecursionLimit = 200 }).Bounded());
@@ -438,13 +466,55 @@ public sealed class TimeGranularityTests
         Assert.Equal(leavesPerWorker, phases.TotalCount(DivideAndConquerPhase.Execute));
     }
 
-    private static DivideAndConquer<int, int> EndlessRecursion(Granularity granularity) =>
-        DivideAndConquer.Create<int, int>(
-            shouldSplit: (n, depth) => true,
-            split: (n, depth) => [n + 1],
-            execute: (n, depth) => n,
-            merge: (results, depth) => results[0],
-            granularity: granularity);
+    private static DivideAndConquer<int, int> EndlessRecursion(Granularity granularity, ProgramForm form = ProgramForm.List) =>
+        form == ProgramForm.List
+            ? DivideAndConquer.Create<int, int>(
+                shouldSplit: (n, depth) => true,
+                split: (n, depth) => [n + 1],
+                execute: (n, depth) => n,
+                merge: (results, depth) => results[0],
+                granularity: granularity)
+            : DivideAndConquer.CreateBinary<int, int>(
+                shouldSplit: (n, depth) => true,
+                split: (n, depth) => (n + 1, n + 1),
+                execute: (n, depth) => n,
+                merge: (n, left, right, depth) => left,
+                granularity: granularity);
+
+    /// <summary>
+    /// A program over index ranges that halves a range as <see cref="IndexRange.Split"/> does (the first half gets the
+    /// odd element), written in the given form from the same functions; <paramref name="beforeSplit"/> runs before
+    /// each split (a test's hook).
+    /// </summary>
+    internal static DivideAndConquer<IndexRange, long> Halving(
+        ProgramForm form,
+        Func<IndexRange, int, bool> shouldSplit,
+        Func<IndexRange, int, long> execute,
+        Func<IndexRange, long, long, int, long> merge,
+        Granularity granularity,
+        Action<IndexRange, int>? beforeSplit = null) =>
+        form == ProgramForm.List
+            ? DivideAndConquer.Create<IndexRange, long>(
+                shouldSplit,
+                split: (range, depth) =>
+                {
+                    beforeSplit?.Invoke(range, depth);
+                    return range.Split(2);
+                },
+                execute,
+                merge: (range, parts, depth) => merge(range, parts[0], parts[1], depth),
+                granularity: granularity)
+            : DivideAndConquer.CreateBinary<IndexRange, long>(
+                shouldSplit,
+                split: (range, depth) =>
+                {
+                    beforeSplit?.Invoke(range, depth);
+                    var halves = range.Split(2);
+                    return (halves[0], halves[1]);
+                },
+                execute,
+                merge,
+                granularity: granularity);
 
     /// <summary>The subclass form of the merge that receives its problem.</summary>
     private sealed class LengthOfInternalNodes : DivideAndConquer<IndexRange, long>
