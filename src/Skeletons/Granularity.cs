@@ -94,20 +94,8 @@ public sealed record Granularity
     /// <param name="maximumTaskDuration">Leaves of granular programs predicted longer than this are split; at least <paramref name="minimumTaskCost"/> and more than zero.</param>
     /// <returns>The granularity.</returns>
     /// <exception cref="ArgumentOutOfRangeException">A bound is negative, or the upper bound is zero or below the lower one.</exception>
-    public static Granularity Automatic(TimeSpan minimumTaskCost, TimeSpan maximumTaskDuration)
-    {
-        if (minimumTaskCost < TimeSpan.Zero)
-        {
-            throw new ArgumentOutOfRangeException(nameof(minimumTaskCost), minimumTaskCost, "The minimum task cost must be at least zero.");
-        }
-
-        if (maximumTaskDuration <= TimeSpan.Zero || maximumTaskDuration < minimumTaskCost)
-        {
-            throw new ArgumentOutOfRangeException(nameof(maximumTaskDuration), maximumTaskDuration, $"The maximum task duration must be positive and at least the minimum task cost ({minimumTaskCost}).");
-        }
-
-        return new Granularity(GranularityKind.Automatic, DefaultLeavesPerWorker, 0, 0, minimumTaskCost, maximumTaskDuration);
-    }
+    public static Granularity Automatic(TimeSpan minimumTaskCost, TimeSpan maximumTaskDuration) =>
+        Automatic(minimumTaskCost, maximumTaskDuration, DefaultLeavesPerWorker);
 
     /// <summary>
     /// Granularity by measured time with the given bounds and leaf-count floor: a granular program is never split
@@ -121,9 +109,18 @@ public sealed record Granularity
     /// <exception cref="ArgumentOutOfRangeException">A bound is negative, the upper bound is zero or below the lower one, or <paramref name="leavesPerWorker"/> is less than 1.</exception>
     public static Granularity Automatic(TimeSpan minimumTaskCost, TimeSpan maximumTaskDuration, int leavesPerWorker)
     {
+        if (minimumTaskCost < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(minimumTaskCost), minimumTaskCost, "The minimum task cost must be at least zero.");
+        }
+
+        if (maximumTaskDuration <= TimeSpan.Zero || maximumTaskDuration < minimumTaskCost)
+        {
+            throw new ArgumentOutOfRangeException(nameof(maximumTaskDuration), maximumTaskDuration, $"The maximum task duration must be positive and at least the minimum task cost ({minimumTaskCost}).");
+        }
+
         ArgumentOutOfRangeException.ThrowIfLessThan(leavesPerWorker, 1);
-        var bounds = Automatic(minimumTaskCost, maximumTaskDuration);
-        return new Granularity(GranularityKind.Automatic, leavesPerWorker, 0, 0, bounds.MinimumTaskCost, bounds.MaximumTaskDuration);
+        return new Granularity(GranularityKind.Automatic, leavesPerWorker, 0, 0, minimumTaskCost, maximumTaskDuration);
     }
 
     /// <summary>The same as <see cref="ByLeafCount"/>; kept so that code written for earlier versions compiles.</summary>

@@ -152,8 +152,8 @@ public static class TraceCommand
             trees.Add(recorder.ToTree());
         }
 
-        int[] runOrder = [.. Enumerable.Range(0, seconds.Count).OrderBy(i => seconds[i])];
-        double median = seconds[runOrder[(runOrder.Length - 1) / 2]];
+        int medianRun = Enumerable.Range(0, seconds.Count).OrderBy(i => seconds[i]).ElementAt((seconds.Count - 1) / 2);
+        double median = seconds[medianRun];
         var properties = new Dictionary<string, string>(StringComparer.Ordinal)
         {
             ["program"] = member.Name,
@@ -178,7 +178,6 @@ public static class TraceCommand
         }
         catch (ArgumentException)
         {
-            int medianRun = runOrder[(runOrder.Length - 1) / 2];
             tree = trees[medianRun];
             properties["note"] = string.Create(CultureInfo.InvariantCulture, $"shapes differed between runs: the median run's recording (run {medianRun + 1} of {trees.Count}) kept, no per-node median");
         }
