@@ -21,8 +21,8 @@ namespace DivCon.Simulator.Engine;
 /// one. The pool model (Simulation.ThreadPool.cs) adds threads to its group and deque slots to its set as its
 /// thread-count goal rises, and lets no more than the goal's threads process work.</para>
 /// <para><b>Time.</b> The clock is in integer nanoseconds. The only events are "the earliest task of group g
-/// finishes" (kept valid by a version number that changes whenever the group's runnable set changes) and the
-/// partitioning schemes' decision ticks. Within a group, progress is tracked as virtual time V (work done per
+/// finishes" (one per group, moved whenever the group's runnable set changes; see <see cref="EventQueue"/>) and
+/// the timed ticks (partitioning decisions, handover checks, the pool model's gate and wave). Within a group, progress is tracked as virtual time V (work done per
 /// runnable thread): a task started at V0 with work w finishes when V reaches V0 + w, so only the group's earliest
 /// finisher needs an event.</para>
 /// <para><b>Task graph semantics</b> (the continuation engine): a split task, when it ends, pushes all its children
@@ -37,7 +37,6 @@ namespace DivCon.Simulator.Engine;
 /// </remarks>
 internal sealed partial class Simulation
 {
-    private const int GroupDueEvent = 0;
     private const int DecisionEvent = 1;
     private const int HandoverEvent = 2;
     private const int GateEvent = 3;
@@ -77,8 +76,7 @@ internal sealed partial class Simulation
     // The .NET pool model (default scheme); its state and rules are in Simulation.ThreadPool.cs.
     private readonly bool _pool;
 
-    private readonly PriorityQueue<(int Kind, int Group, int Version), (long Time, long Sequence)> _events = new();
-    private long _sequence;
+    private readonly EventQueue _events;
     private long _now;
     private int _busyThreads;
     private int _runningPrograms;
@@ -189,6 +187,7 @@ internal sealed partial class Simulation
                 break;
         }
 
+        _events = new EventQueue(_groups.Length);
         _activeThread = [.. Enumerable.Range(0, _cores)];
         _pendingMove = [.. Enumerable.Repeat(-1, _cores)];
         _handoverThreshold = SimulationOptions.Nanoseconds(options.HandoverThreshold);
@@ -276,14 +275,14 @@ internal sealed partial class Simulation
         }
 
         long nextProgress = 0;
-        while (_events.TryDequeue(out var e, out var key))
+        while (_events.TryDequeue(out long time, out int dueGroup, out var e))
         {
-            if (e.Kind >= GateEvent && _runningPrograms == 0)
+            if (dueGroup < 0 && e.Kind >= GateEvent && _runningPrograms == 0)
             {
                 continue; // the test is over: the pool's last gate tick or wave sample must not move the end time
             }
 
-            _now = key.Time;
+            _now = time;
             _eventCount++;
             if ((_eventCount & 0xFFF) == 0)
             {
@@ -302,13 +301,13 @@ internal sealed partial class Simulation
                     $"The simulation passed {Time(_giveUpAt)} with {_runningPrograms} program(s) still running: some program is never served (a scheme without lending that gives it no core?).");
             }
 
-            if (e.Kind == GroupDueEvent)
+            if (dueGroup >= 0)
             {
-                OnGroupDue(e.Group, e.Version);
+                OnGroupDue(dueGroup);
             }
             else if (e.Kind == HandoverEvent)
             {
-                OnHandoverDue(_threads[e.Group], e.Version);
+                OnHandoverDue(_threads[e.A], e.B);
             }
             else if (e.Kind == GateEvent)
             {
@@ -318,9 +317,9 @@ internal sealed partial class Simulation
             {
                 OnWaveSample();
             }
-            else if (e.Group > 0)
+            else if (e.A > 0)
             {
-                ApplyScripted(e.Group - 1);
+                ApplyScripted(e.A - 1);
             }
             else
             {
@@ -424,8 +423,9 @@ internal sealed partial class Simulation
     {
         int p = ProgramOf(task);
         int node = NodeOf(task);
-        var graph = _programs[p].Program.Graph;
-        long duration = graph.PieceWork(node, IsMerge(task), PieceOf(task));
+        var graph = _programs[p].Graph;
+        ref readonly var info = ref graph.Nodes[node];
+        long duration = !info.Nested ? (IsMerge(task) ? info.Merge : info.Work) : graph.PieceWork(node, IsMerge(task), PieceOf(task));
         if (!_options.Inflation.IsOff)
         {
             duration = (long)(duration * _options.Inflation.Factor(_busyThreads + 1, _cores));
@@ -458,7 +458,8 @@ internal sealed partial class Simulation
         int p = ProgramOf(task);
         int node = NodeOf(task);
         var program = _programs[p];
-        var graph = program.Program.Graph;
+        var graph = program.Graph;
+        ref readonly var info = ref graph.Nodes[node];
         t.Busy = false;
         if (_pool)
         {
@@ -470,18 +471,18 @@ internal sealed partial class Simulation
         _taskCount++;
         var set = _sets[t.Serving];
         int piece = PieceOf(task);
-        var nested = IsMerge(task) ? graph.MergeNested[node] : graph.SplitNested[node];
+        var nested = !info.Nested ? null : IsMerge(task) ? graph.MergeNested[node] : graph.SplitNested[node];
         if (nested is not null && piece < nested.Length)
         {
             // A piece of own work before a nested run: the run's root goes onto this thread's deque (the program's
             // split or merge starts the nested run from this thread); the phase goes on when that root is done.
             Push(set, t, Pack(p, nested[piece].Root, merge: false));
         }
-        else if (!IsMerge(task) && graph.ChildCount[node] > 0)
+        else if (!IsMerge(task) && info.ChildCount > 0)
         {
             // Split done: all children go onto this thread's deque, first child first (the owner pops the last).
-            int first = graph.FirstChild[node];
-            int count = graph.ChildCount[node];
+            int first = info.FirstChild;
+            int count = info.ChildCount;
             program.Pending[node] = count;
             var deque = set.Deques[t.Slot];
             for (int c = first; c < first + count; c++)
@@ -494,7 +495,7 @@ internal sealed partial class Simulation
         }
         else
         {
-            int parent = graph.Parent[node];
+            int parent = info.Parent;
             if (parent >= 0)
             {
                 if (--program.Pending[parent] == 0)
@@ -503,14 +504,14 @@ internal sealed partial class Simulation
                     Push(set, t, Pack(p, parent, merge: true));
                 }
             }
-            else if (graph.HostNode[node] is int host and >= 0)
+            else if (info.HostNode is int host and >= 0)
             {
                 // A nested run's root is done: its host phase's next piece is queued. The run completes its task
                 // with RunContinuationsAsynchronously and the program awaits it with ConfigureAwait(false), so the
                 // program's continuation runs on a .NET pool thread, and the engine's resumption is queued from
                 // there: under `default` onto that pool thread's local queue (modelled as the reporting thread's
                 // deque), under every DivCon scheduler onto the set's global queue (a queue from outside its workers).
-                long next = Pack(p, host, graph.HostMerge[node], graph.HostIndex[node] + 1);
+                long next = Pack(p, host, info.HostMerge, info.HostIndex + 1);
                 if (_scheme == SimulatedScheme.Default)
                 {
                     Push(set, t, next);
@@ -785,26 +786,24 @@ internal sealed partial class Simulation
         group.LastUpdate = _now;
     }
 
-    /// <summary>Invalidates the group's pending event and schedules its earliest finisher under the current rate.</summary>
+    /// <summary>Replaces the group's pending event with its earliest finisher's under the current rate (none if idle).</summary>
     private void Reschedule(int g)
     {
         var group = _groups[g];
-        group.Version++;
         if (group.Finishers.TryPeek(out _, out double finish))
         {
             double wait = Math.Max(0, finish - group.Virtual) / Rate(group);
-            Schedule(_now + (long)Math.Ceiling(wait), GroupDueEvent, g, group.Version);
+            _events.ScheduleGroup(g, _now + (long)Math.Ceiling(wait));
+        }
+        else
+        {
+            _events.CancelGroup(g);
         }
     }
 
-    private void OnGroupDue(int g, int version)
+    private void OnGroupDue(int g)
     {
         var group = _groups[g];
-        if (version != group.Version)
-        {
-            return; // superseded by a later change of the group's runnable set
-        }
-
         Advance(group);
         // Every thread whose finish point has been reached (1 ns of slack for the rounding up of event times).
         var done = group.DoneScratch;
@@ -1056,9 +1055,7 @@ internal sealed partial class Simulation
 
     // ----- helpers -----
 
-    private void Schedule(long time, int kind, int group, int version) =>
-        // The sequence number breaks ties in insertion order, so the run is deterministic.
-        _events.Enqueue((kind, group, version), (time, _sequence++));
+    private void Schedule(long time, int kind, int a, int b) => _events.Schedule(time, kind, a, b);
 
     private static TimeSpan Time(long nanoseconds) => TimeSpan.FromTicks(nanoseconds / 100);
 
@@ -1068,6 +1065,8 @@ internal sealed partial class Simulation
         public SimulatedProgram Program { get; } = program;
 
         public ScalabilityTable? Table { get; } = table;
+
+        public TaskGraph Graph { get; } = program.Graph;
 
         /// <summary>Per internal node: children not yet reported in the current run.</summary>
         public int[] Pending { get; } = new int[program.Graph.NodeCount];
