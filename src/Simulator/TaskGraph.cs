@@ -45,7 +45,7 @@ public sealed class TaskGraph
         for (int i = 0; i < count; i++)
         {
             total += Work[i] + Merge[i];
-            Nodes[i] = new Node(Work[i], Merge[i], Parent[i], FirstChild[i], ChildCount[i], HostNode[i], HostIndex[i], HostMerge[i], SplitNested[i] is not null || MergeNested[i] is not null);
+            Nodes[i] = new Node(Work[i], Merge[i], Parent[i], FirstChild[i], ChildCount[i], SplitNested[i] is not null || MergeNested[i] is not null);
         }
 
         TotalWork = total;
@@ -85,8 +85,8 @@ public sealed class TaskGraph
     internal NestedRun[]?[] MergeNested { get; }
 
     /// <summary>
-    /// The same facts per node in one record (the simulator's hot path reads a node's fields together: one cache line
-    /// instead of one per array).
+    /// The facts every task reads, per node in one 32-byte record (the simulator's hot path reads them together: one
+    /// cache line instead of one per array; the nested-run facts, read at runs' roots only, stay in their arrays).
     /// </summary>
     internal Node[] Nodes { get; }
 
@@ -344,8 +344,8 @@ public sealed class TaskGraph
     /// <summary>One nested run of a phase: the host's own work before it, and its root's node index.</summary>
     internal readonly record struct NestedRun(long WorkBefore, int Root);
 
-    /// <summary>One node's entries of the per-node arrays; <paramref name="Nested"/>: its split or merge starts nested runs.</summary>
-    internal readonly record struct Node(long Work, long Merge, int Parent, int FirstChild, int ChildCount, int HostNode, int HostIndex, bool HostMerge, bool Nested);
+    /// <summary>A node's work, merge and tree links; <paramref name="Nested"/>: its split or merge starts nested runs.</summary>
+    internal readonly record struct Node(long Work, long Merge, int Parent, int FirstChild, int ChildCount, bool Nested);
 
     /// <summary>The graph's arrays while <see cref="FromTree"/> builds them (a tree, then its nested runs).</summary>
     private sealed class Builder

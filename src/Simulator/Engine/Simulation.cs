@@ -504,14 +504,14 @@ internal sealed partial class Simulation
                     Push(set, t, Pack(p, parent, merge: true));
                 }
             }
-            else if (info.HostNode is int host and >= 0)
+            else if (graph.HostNode[node] is int host and >= 0)
             {
                 // A nested run's root is done: its host phase's next piece is queued. The run completes its task
                 // with RunContinuationsAsynchronously and the program awaits it with ConfigureAwait(false), so the
                 // program's continuation runs on a .NET pool thread, and the engine's resumption is queued from
                 // there: under `default` onto that pool thread's local queue (modelled as the reporting thread's
                 // deque), under every DivCon scheduler onto the set's global queue (a queue from outside its workers).
-                long next = Pack(p, host, info.HostMerge, info.HostIndex + 1);
+                long next = Pack(p, host, graph.HostMerge[node], graph.HostIndex[node] + 1);
                 if (_scheme == SimulatedScheme.Default)
                 {
                     Push(set, t, next);
@@ -778,7 +778,7 @@ internal sealed partial class Simulation
     /// <summary>Brings the group's virtual time to now.</summary>
     private void Advance(CpuGroup group)
     {
-        if (group.Runnable > 0)
+        if (group.Runnable > 0 && group.LastUpdate != _now)
         {
             group.Virtual += Rate(group) * (_now - group.LastUpdate);
         }
