@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using DivCon.Harness.Machine;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;
@@ -205,9 +206,14 @@ public static class SimulateCommand
         TimeSpan limit, string workload, SimulationOptions options, IReadOnlyList<(string, string, string)> labels, CancellationToken cancellationToken) =>
         await ExperimentOutput.RunAsync(host, outRoot, folder, options.Cores, (context, _) =>
         {
+            double? load = CpuInfo.ReadLoadAverage();
+            using var process = System.Diagnostics.Process.GetCurrentProcess();
+            var cpuBefore = process.TotalProcessorTime;
             long start = System.Diagnostics.Stopwatch.GetTimestamp();
             var (result, costs) = SimulatedExperiments.RunCyclic(simulator, programs, schemes, limit, workload, context, cancellationToken);
-            double total = System.Diagnostics.Stopwatch.GetElapsedTime(start).TotalSeconds;
+            double wall = System.Diagnostics.Stopwatch.GetElapsedTime(start).TotalSeconds;
+            process.Refresh();
+            var total = new SimulationCost(wall, (process.TotalProcessorTime - cpuBefore).TotalSeconds, Environment.ProcessorCount, load);
             SimulatedExperiments.WriteLabel(context.Output, options, labels, costs, total);
             return Task.FromResult((result, costs, total));
         }, r =>
@@ -215,7 +221,7 @@ public static class SimulateCommand
             host.Console.MarkupLine($"[bold]SIMULATED[/] ({options.Cores} cores): {Markup.Escape(r.result.Workload)}");
             SummaryTable.Render(host.Console, r.result.Metrics);
             host.Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"Simulation cost: {r.total:0.0} s wall in all ({r.costs.Count} scheme(s) in parallel on {Environment.ProcessorCount} CPUs, {r.costs.Sum(c => c.WallSeconds):0.0} s summed over schemes), {r.costs.Sum(c => c.Counters.Tasks)} tasks."));
+                $"Simulation cost: {r.total.WallSeconds:0.0} s wall in all ({r.costs.Count} scheme(s) in parallel on {Environment.ProcessorCount} CPUs, {r.costs.Sum(c => c.WallSeconds):0.0} s summed over schemes, {r.total.CpuSeconds:0.0} s CPU time), {r.costs.Sum(c => c.Counters.Tasks)} tasks."));
         }, cancellationToken).ConfigureAwait(false);
 
     private static string Describe(TaskTree tree)

@@ -159,10 +159,10 @@ public static class SimulatedExperiments
     /// <param name="options">The simulator's options.</param>
     /// <param name="traces">Program name and trace file per program.</param>
     /// <param name="costs">Wall-clock cost per scheme, if any.</param>
-    /// <param name="totalWallSeconds">Wall-clock time of the whole simulation (isolated runs and every scheme), if known.</param>
+    /// <param name="total">Cost of the whole simulation (isolated runs and every scheme), if known.</param>
     /// <returns>The file's path.</returns>
     public static string WriteLabel(ResultsFolder folder, SimulationOptions options, IReadOnlyList<(string Program, string Path, string Details)> traces,
-        IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)>? costs = null, double? totalWallSeconds = null)
+        IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)>? costs = null, SimulationCost? total = null)
     {
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(options);
@@ -212,11 +212,10 @@ public static class SimulatedExperiments
                 cost.WriteTo(w);
             }
 
-            if (totalWallSeconds is { } total)
+            if (total is { } whole)
             {
                 w.WriteLine();
-                w.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"Whole simulation: {total:0.00} s wall on {Environment.ProcessorCount} CPUs (schemes in parallel; the machine's load at the time is not recorded)."));
+                w.WriteLine(whole.Describe());
             }
         });
 
@@ -228,4 +227,17 @@ public static class SimulatedExperiments
     {
         public void Report(TimeSpan value) => context.Progress.Report(phase, Math.Min(value.TotalSeconds, limit.TotalSeconds));
     }
+}
+
+/// <summary>What a whole simulation cost on the machine that ran it, with the load it found there.</summary>
+/// <param name="WallSeconds">Wall-clock time, s.</param>
+/// <param name="CpuSeconds">CPU time the process used meanwhile, s (schemes run in parallel, so it can exceed the wall).</param>
+/// <param name="Cpus">Logical CPUs of the machine.</param>
+/// <param name="LoadAverageAtStart">The 1-minute load average when it started (null where unknown): near 0 on a quiet machine.</param>
+public sealed record SimulationCost(double WallSeconds, double CpuSeconds, int Cpus, double? LoadAverageAtStart)
+{
+    /// <summary>The sentence <c>simulation.md</c> ends with.</summary>
+    /// <returns>The text.</returns>
+    public string Describe() => string.Create(CultureInfo.InvariantCulture,
+        $"Whole simulation: {WallSeconds:0.00} s wall, {CpuSeconds:0.0} s CPU time, on {Cpus} CPUs (schemes in parallel); 1-minute load average at the start: {(LoadAverageAtStart is { } load ? load.ToString("0.00", CultureInfo.InvariantCulture) : "not known")}.");
 }

@@ -16,6 +16,34 @@ public class MachineTests
     }
 
     [Fact]
+    public void Load_average_is_the_first_field_of_proc_loadavg()
+    {
+        Assert.Equal(0.52, CpuInfo.ParseLoadAverage("0.52 0.58 0.59 1/189 12345\n"));
+        Assert.Equal(12.0, CpuInfo.ParseLoadAverage("12.00 3.10 1.00 9/400 777"));
+        Assert.Null(CpuInfo.ParseLoadAverage(""));
+        Assert.Null(CpuInfo.ParseLoadAverage("busy 0.58 0.59"));
+        Assert.Null(CpuInfo.ParseLoadAverage("-1 0 0"));
+        Assert.Throws<ArgumentNullException>(() => CpuInfo.ParseLoadAverage(null!));
+        if (File.Exists("/proc/loadavg"))
+        {
+            Assert.NotNull(CpuInfo.ReadLoadAverage());
+        }
+        else
+        {
+            Assert.Null(CpuInfo.ReadLoadAverage());
+        }
+    }
+
+    [Fact]
+    public void Simulation_cost_names_wall_cpu_and_load_or_says_the_load_is_unknown()
+    {
+        Assert.Equal(
+            "Whole simulation: 54.60 s wall, 103.7 s CPU time, on 2 CPUs (schemes in parallel); 1-minute load average at the start: 0.08.",
+            new DivCon.Harness.Simulation.SimulationCost(54.6, 103.72, 2, 0.08).Describe());
+        Assert.EndsWith("load average at the start: not known.", new DivCon.Harness.Simulation.SimulationCost(1, 1, 2, null).Describe(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Command_lines_are_quoted_for_a_shell()
     {
         Assert.Equal("dotnet run -- cyclic --limit=8m", CommandLineText.Join(["dotnet", "run", "--", "cyclic", "--limit=8m"]));
