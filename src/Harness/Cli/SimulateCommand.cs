@@ -1,6 +1,5 @@
 using System.CommandLine;
 using System.Globalization;
-using DivCon.Harness.Machine;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;
@@ -206,14 +205,13 @@ public static class SimulateCommand
         TimeSpan limit, string workload, SimulationOptions options, IReadOnlyList<(string, string, string)> labels, CancellationToken cancellationToken) =>
         await ExperimentOutput.RunAsync(host, outRoot, folder, options.Cores, (context, _) =>
         {
-            double? load = CpuInfo.ReadLoadAverage();
             using var process = System.Diagnostics.Process.GetCurrentProcess();
             var cpuBefore = process.TotalProcessorTime;
             long start = System.Diagnostics.Stopwatch.GetTimestamp();
             var (result, costs) = SimulatedExperiments.RunCyclic(simulator, programs, schemes, limit, workload, context, cancellationToken);
             double wall = System.Diagnostics.Stopwatch.GetElapsedTime(start).TotalSeconds;
             process.Refresh();
-            var total = new SimulationCost(wall, (process.TotalProcessorTime - cpuBefore).TotalSeconds, Environment.ProcessorCount, load);
+            var total = new SimulationCost(wall, (process.TotalProcessorTime - cpuBefore).TotalSeconds, Environment.ProcessorCount);
             SimulatedExperiments.WriteLabel(context.Output, options, labels, costs, total);
             return Task.FromResult((result, costs, total));
         }, r =>

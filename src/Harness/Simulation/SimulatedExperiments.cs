@@ -229,15 +229,22 @@ public static class SimulatedExperiments
     }
 }
 
-/// <summary>What a whole simulation cost on the machine that ran it, with the load it found there.</summary>
+/// <summary>What a whole simulation cost on the machine that ran it.</summary>
 /// <param name="WallSeconds">Wall-clock time, s.</param>
 /// <param name="CpuSeconds">CPU time the process used meanwhile, s (schemes run in parallel, so it can exceed the wall).</param>
 /// <param name="Cpus">Logical CPUs of the machine.</param>
-/// <param name="LoadAverageAtStart">The 1-minute load average when it started (null where unknown): near 0 on a quiet machine.</param>
-public sealed record SimulationCost(double WallSeconds, double CpuSeconds, int Cpus, double? LoadAverageAtStart)
+/// <remarks>
+/// The share of the CPUs' time the process got (CPU time over wall x CPUs) tells a quiet run from a loaded one: the
+/// simulation keeps every CPU busy while schemes remain, so it is near 100% on an idle machine (less only while the
+/// last scheme finishes alone) and lower when something else competed for the CPUs.
+/// </remarks>
+public sealed record SimulationCost(double WallSeconds, double CpuSeconds, int Cpus)
 {
     /// <summary>The sentence <c>simulation.md</c> ends with.</summary>
     /// <returns>The text.</returns>
     public string Describe() => string.Create(CultureInfo.InvariantCulture,
-        $"Whole simulation: {WallSeconds:0.00} s wall, {CpuSeconds:0.0} s CPU time, on {Cpus} CPUs (schemes in parallel); 1-minute load average at the start: {(LoadAverageAtStart is { } load ? load.ToString("0.00", CultureInfo.InvariantCulture) : "not known")}.");
+        $"Whole simulation: {WallSeconds:0.00} s wall, {CpuSeconds:0.0} s CPU time on {Cpus} CPUs (schemes in parallel; the process had {Share:0%} of the CPUs' time).");
+
+    /// <summary>CPU time over wall time x CPUs.</summary>
+    public double Share => WallSeconds > 0 && Cpus > 0 ? CpuSeconds / (WallSeconds * Cpus) : 0;
 }

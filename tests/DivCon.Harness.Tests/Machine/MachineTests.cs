@@ -16,31 +16,14 @@ public class MachineTests
     }
 
     [Fact]
-    public void Load_average_is_the_first_field_of_proc_loadavg()
+    public void Simulation_cost_names_wall_cpu_time_and_the_share_of_the_cpus()
     {
-        Assert.Equal(0.52, CpuInfo.ParseLoadAverage("0.52 0.58 0.59 1/189 12345\n"));
-        Assert.Equal(12.0, CpuInfo.ParseLoadAverage("12.00 3.10 1.00 9/400 777"));
-        Assert.Null(CpuInfo.ParseLoadAverage(""));
-        Assert.Null(CpuInfo.ParseLoadAverage("busy 0.58 0.59"));
-        Assert.Null(CpuInfo.ParseLoadAverage("-1 0 0"));
-        Assert.Throws<ArgumentNullException>(() => CpuInfo.ParseLoadAverage(null!));
-        if (File.Exists("/proc/loadavg"))
-        {
-            Assert.NotNull(CpuInfo.ReadLoadAverage());
-        }
-        else
-        {
-            Assert.Null(CpuInfo.ReadLoadAverage());
-        }
-    }
-
-    [Fact]
-    public void Simulation_cost_names_wall_cpu_and_load_or_says_the_load_is_unknown()
-    {
+        var cost = new DivCon.Harness.Simulation.SimulationCost(54.6, 103.74, 2);
+        Assert.Equal(0.95, cost.Share, 2);
         Assert.Equal(
-            "Whole simulation: 54.60 s wall, 103.7 s CPU time, on 2 CPUs (schemes in parallel); 1-minute load average at the start: 0.08.",
-            new DivCon.Harness.Simulation.SimulationCost(54.6, 103.72, 2, 0.08).Describe());
-        Assert.EndsWith("load average at the start: not known.", new DivCon.Harness.Simulation.SimulationCost(1, 1, 2, null).Describe(), StringComparison.Ordinal);
+            "Whole simulation: 54.60 s wall, 103.7 s CPU time on 2 CPUs (schemes in parallel; the process had 95% of the CPUs' time).",
+            cost.Describe());
+        Assert.Equal(0, new DivCon.Harness.Simulation.SimulationCost(0, 1, 2).Share);
     }
 
     [Fact]
