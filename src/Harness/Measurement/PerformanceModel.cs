@@ -149,6 +149,9 @@ public sealed record PerformanceBreakdown(
     /// timed by its wall time while other tasks run meanwhile: an asynchronous split or merge that waits for nested
     /// parallel work (the sorts' and Strassen's long sweeps cut into blocks) is observed from its call to its
     /// completion, so its time counts the blocks it waited for, and, on one worker, whatever else that worker ran.
+    /// Also a process CPU time above P·T_P (a negative unaccounted share beyond 2%): threads other than the workers
+    /// used CPU during the run (the JIT's background compilation, the garbage collector, the .NET pool, timers), which
+    /// is common in runs of a few tens of milliseconds; the overhead column then counts their time as the workers'.
     /// </summary>
     public IReadOnlyList<MetricFlag> Flags
     {
@@ -159,6 +162,12 @@ public sealed record PerformanceBreakdown(
             {
                 flags.Add(new MetricFlag(WorkAboveThreadTime, string.Create(CultureInfo.InvariantCulture,
                     $"P={Workers}: work {Work.TotalSeconds:F3} s exceeds P x T_P = {ThreadTime.TotalSeconds:F3} s, which pure work cannot: phase times that overlap other tasks (an asynchronous split or merge timed from call to completion) overstate work, inflation and overhead's complement.")));
+            }
+
+            if (Work <= ThreadTime * 1.02 && Unaccounted < -(ThreadTime * 0.02))
+            {
+                flags.Add(new MetricFlag(CpuAboveThreadTime, string.Create(CultureInfo.InvariantCulture,
+                    $"P={Workers}: the process used {(ThreadTime - Unaccounted).TotalSeconds:F3} s of CPU, more than P x T_P = {ThreadTime.TotalSeconds:F3} s, which the workers alone cannot: other threads (JIT, GC, the .NET pool, timers) ran, and the overhead ({OverheadShare:P1}) counts their {(-Unaccounted).TotalSeconds:F3} s beyond P x T_P as the workers'.")));
             }
 
             if (Span > Elapsed)
@@ -173,6 +182,9 @@ public sealed record PerformanceBreakdown(
 
     /// <summary>Code of a work time above the thread time P·T_P.</summary>
     public const string WorkAboveThreadTime = "work>P·T_P";
+
+    /// <summary>Code of a process CPU time above the thread time P·T_P.</summary>
+    public const string CpuAboveThreadTime = "cpu>P·T_P";
 
     /// <summary>Code of a span estimate above the measured time.</summary>
     public const string SpanAboveElapsed = "span>T_P";

@@ -51,6 +51,28 @@ public class PerformanceModelTests
     }
 
     [Fact]
+    public void Cpu_time_above_the_thread_time_is_flagged_with_the_excess()
+    {
+        // A short two-worker run: T_P = 10 ms, work 12 ms, but the process used 32.3 ms of CPU (JIT and GC threads):
+        // overhead 20.3 ms = 101.5% of P x T_P, unaccounted -12.3 ms. Impossible for the workers alone.
+        PerformanceBreakdown b = PerformanceModel.Analyze(2, S(0.010), S(0.012), S(0.0323), S(0.02), S(0.012), S(0.001));
+        Assert.Equal([PerformanceBreakdown.CpuAboveThreadTime], b.Flags.Select(f => f.Code));
+        Assert.Contains("0.032 s of CPU", b.Flags[0].Detail, StringComparison.Ordinal);
+        Assert.Contains("0.012 s beyond", b.Flags[0].Detail, StringComparison.Ordinal);
+
+        // The one-worker row of a granular fib(40) sweep on the 2-CPU VM: work 98.8%, overhead 61.6%, unaccounted -60.4%.
+        Assert.Equal(
+            [PerformanceBreakdown.CpuAboveThreadTime],
+            PerformanceModel.Analyze(1, S(0.3143), S(0.3105), S(0.5041), S(0.3143), S(0.3105), S(0.0595)).Flags.Select(f => f.Code));
+
+        // Within 2% of P x T_P is clock difference; and work above the thread time is flagged once, as such.
+        Assert.Empty(PerformanceModel.Analyze(2, S(1), S(1.5), S(2.03), S(2), S(1.5), S(0.1)).Flags);
+        Assert.Equal(
+            [PerformanceBreakdown.WorkAboveThreadTime],
+            PerformanceModel.Analyze(1, S(1), S(1.5), S(1.6), S(2), S(1.5), S(0.1)).Flags.Select(f => f.Code));
+    }
+
+    [Fact]
     public void A_long_span_sets_the_bound()
     {
         PerformanceBreakdown b = PerformanceModel.Analyze(8, S(5), S(10), S(12), S(12), S(10), S(4));
