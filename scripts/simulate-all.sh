@@ -37,6 +37,6 @@ fi
 # cyclic-3-thesis-rounds) and off (the mechanism of cyclic-3-thesis-rounds-nostandby and of the older folders
 # cyclic-5-thesis and symmetric-*, measured before the standby existed).
 "${S[@]}" --mode validate --measured "$MEASURED" --name simulated-validation \
-  --validate-folders cyclic-3-thesis-rounds,cyclic-5-thesis-rounds,cyclic-5-thesis,cyclic-5-thesis-pool,symmetric-quicksort,symmetric-mergesort,symmetric-pi
+  --validate-folders cyclic-3-thesis-rounds,cyclic-5-thesis-rounds,cyclic-5-thesis,cyclic-5-thesis-pool,cyclic-5-thesis-all,symmetric-quicksort,symmetric-mergesort,symmetric-pi
 "${S[@]}" --mode validate --measured "$MEASURED" --no-standby --name simulated-validation-nostandby \
   --validate-folders cyclic-3-thesis-rounds-nostandby,cyclic-5-thesis,symmetric-quicksort,symmetric-mergesort,symmetric-pi
