@@ -1,0 +1,249 @@
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Model;
+
+namespace DivCon.Simulator.Engine;
+
+/// <summary>
+/// The partitioning schemes' decisions and moves (<c>static</c>, <c>dynamic</c>, <c>hill-climbing</c>; see README.md
+/// beside the project, "Partitioning", "Standby handover" and "Move latency").
+/// </summary>
+/// <remarks>
+/// <para><b>Decisions.</b> Every <see cref="SimulationOptions.RebalanceInterval"/> (and at each program's arrival) the
+/// simulation builds the snapshot the mechanism would build and runs the real <see cref="RebalanceDecider"/> (policy,
+/// starvation guard, placement); each move changes a core's <see cref="SimThread.Home"/>.</para>
+/// <para><b>Moves.</b> A core's order is its active thread's home; the move is pending in <see cref="_pendingMove"/>
+/// until a thread of the core serves the new owner: an idle worker at once, a busy one at its next task boundary
+/// (<see cref="Dispatch"/>), or, with standby handover, the core's second thread once the running task has run the
+/// threshold. <see cref="Arrive"/> records the latency of the pending move.</para>
+/// </remarks>
+internal sealed partial class Simulation
+{
+    private void OnDecisionTick()
+    {
+        if (_runningPrograms == 0)
+        {
+            return; // the test is over; no more ticks
+        }
+
+        Decide(RebalanceReason.Interval, _programs.Length);
+        Schedule(_now + SimulationOptions.Nanoseconds(_options.RebalanceInterval), DecisionEvent, 0, 0);
+    }
+
+    /// <summary>
+    /// Builds the snapshot the mechanism would build (registration order: speedup table, queued tasks, owned cores,
+    /// workers running the program's tasks) for the first <paramref name="live"/> programs, runs the real decider
+    /// (policy, starvation guard, placement) and applies its moves.
+    /// </summary>
+    private void Decide(RebalanceReason reason, int live)
+    {
+        _decisionCount++;
+        var states = new ProgramState[live];
+        for (int p = 0; p < live; p++)
+        {
+            var table = _programs[p].Table;
+            double speedup = table?.SpeedupAt(_cores) ?? 1.0;
+            states[p] = new ProgramState(new ProgramId(p), speedup, _sets[p].Queued, _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
+        }
+
+        RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
+        if (decision.Skipped)
+        {
+            return;
+        }
+
+        foreach (var move in decision.Moves)
+        {
+            ChangeHome(move.CpuId, move.To?.Value ?? -1);
+        }
+
+        var cores = new int[_programs.Length];
+        foreach (var allocation in decision.After)
+        {
+            cores[allocation.Id.Value] = allocation.Cores;
+        }
+
+        _allocations.Add(new SimulatedAllocation(Time(_now), cores));
+        foreach (var set in _sets)
+        {
+            WakeIdle(set);
+        }
+    }
+
+    /// <summary>Gives core <paramref name="core"/> to program <paramref name="home"/> (-1: nobody).</summary>
+    /// <remarks>
+    /// The core's order is the active thread's <see cref="SimThread.Home"/>; a move is pending (in
+    /// <see cref="_pendingMove"/>) until a thread of the core serves the new owner. An idle worker moves at once; a
+    /// busy one already running the new owner's task (lent to it, or a move back) has arrived; otherwise, with
+    /// standby handover, the standby takes over once the running task has run the threshold, or (both threads inside
+    /// tasks) the move waits for the first of the two tasks to end; without it, the worker moves at its next boundary.
+    /// </remarks>
+    private void ChangeHome(int core, int home)
+    {
+        var t = _threads[_activeThread[core]];
+        if (t.Home == home)
+        {
+            return;
+        }
+
+        if (t.Home >= 0)
+        {
+            _homeCount[t.Home]--;
+        }
+
+        if (home >= 0)
+        {
+            _homeCount[home]++;
+        }
+
+        // A pending move that a later decision supersedes keeps no latency (as in the mechanism).
+        _pendingMove[core] = -1;
+        if (t.Home >= 0 && home >= 0)
+        {
+            _pendingMove[core] = _moves.Count;
+            _moves.Add(new SimulatedMove(Time(_now), core, t.Home, home, null));
+        }
+
+        if (t.Idle)
+        {
+            // An idle worker moves at once (the mechanism wakes the parked server, which moves and reports).
+            if (t.Home >= 0)
+            {
+                _sets[t.Home].Idle.Remove(t.Index);
+            }
+
+            t.Home = home;
+            if (home >= 0)
+            {
+                t.Serving = home;
+                _sets[home].Idle.Add(t.Index);
+                _idleAnywhere?.Add(t.Index);
+                _moveCount++;
+                Arrive(core, _options.WakeOverheadNs);
+            }
+            else
+            {
+                _idleAnywhere?.Remove(t.Index);
+            }
+
+            return;
+        }
+
+        t.Home = home;
+        if (home < 0)
+        {
+            return; // it stops serving at its next boundary (Dispatch finds no home)
+        }
+
+        if (t.Serving == home)
+        {
+            // Inside a task of the new owner already (lent to it, or moved back before it left): the core serves it.
+            t.Lent = false;
+            Arrive(core, 0);
+            return;
+        }
+
+        if (!_options.StandbyHandover)
+        {
+            return; // it moves at its next task boundary (Dispatch sees Serving != Home)
+        }
+
+        var other = Other(t);
+        if (other.Busy && other.Retiring && other.Serving == home)
+        {
+            // Swap back: the thread still finishing the new owner's task becomes the server again; the current one
+            // retires at its next boundary. The core is running the new owner's task: arrived.
+            other.Retiring = false;
+            other.Home = home;
+            other.Lent = false;
+            t.Retiring = true;
+            _activeThread[core] = other.Index;
+            Arrive(core, 0);
+            return;
+        }
+
+        // The standby (if parked) watches; if both threads are inside tasks, the move waits for the first to end:
+        // the server's boundary (Dispatch) or the retiring thread's, which then watches (OnTaskDone).
+        WatchServer(t, wake: true);
+    }
+
+    /// <summary>
+    /// The parked standby of <paramref name="server"/>'s core, with a move pending and the server inside a task of
+    /// another program: takes over now if that task has run the threshold, else checks again when it will have.
+    /// </summary>
+    private void WatchServer(SimThread server, bool wake)
+    {
+        if (!_options.StandbyHandover || _pendingMove[server.Core] < 0 || !server.Busy || server.Home < 0 || server.Serving == server.Home || !Other(server).Inactive)
+        {
+            return;
+        }
+
+        long due = server.TaskStartedAt + _handoverThreshold;
+        if (due <= _now)
+        {
+            TakeOver(server, wake);
+        }
+        else
+        {
+            // Re-checked then: the server may have reached its boundary (and moved) or started another task meanwhile.
+            // A standby sleeping through the threshold is woken by its timer: the wake cost applies.
+            Schedule(due, HandoverEvent, server.Index, server.TaskSerial);
+        }
+    }
+
+    private void OnHandoverDue(SimThread server, int serial)
+    {
+        if (server.TaskSerial == serial && _activeThread[server.Core] == server.Index)
+        {
+            WatchServer(server, wake: true);
+        }
+    }
+
+    /// <summary>Standby handover: the core's other thread becomes its server and serves the new owner now.</summary>
+    private void TakeOver(SimThread server, bool wake)
+    {
+        var standby = Other(server);
+        int home = server.Home;
+        server.Retiring = true;
+        standby.Inactive = false;
+        standby.Home = home;
+        standby.Serving = home;
+        standby.Lent = false;
+        long cost = wake ? _options.WakeOverheadNs : 0;
+        standby.PendingCost = cost;
+        _activeThread[server.Core] = standby.Index;
+        _moveCount++;
+        _handoverCount++;
+        Arrive(server.Core, cost);
+        // Time-shares the core with the unfinished task from now on (same CPU group); may lend itself if home is dry.
+        Dispatch(standby);
+    }
+
+    /// <summary>The other thread slot of a partitioning core (standby handover).</summary>
+    private SimThread Other(SimThread t) => _threads[t.Index < _cores ? t.Index + _cores : t.Index - _cores];
+
+    /// <summary>Records the arrival of the core's pending move, if any, <paramref name="extraNs"/> after now.</summary>
+    private void Arrive(int core, long extraNs)
+    {
+        int index = _pendingMove[core];
+        if (index < 0)
+        {
+            return;
+        }
+
+        _pendingMove[core] = -1;
+        var move = _moves[index];
+        _moves[index] = move with { Latency = Time(_now + extraNs) - move.DecidedAt };
+    }
+
+    private void ApplyScripted(int index)
+    {
+        var (_, core, program) = Script![index];
+        _decisionCount++;
+        ChangeHome(core, program);
+        _allocations.Add(new SimulatedAllocation(Time(_now), [.. _homeCount]));
+        foreach (var set in _sets)
+        {
+            WakeIdle(set);
+        }
+    }
+}
