@@ -12,8 +12,8 @@ namespace DivCon.Simulator.Engine;
 /// the number of groups and no event is ever stale.</para>
 /// <para><b>Order.</b> Every schedule, of either kind, takes the next number of one sequence counter; events pop in
 /// (time, sequence) order. A group's entry carries the sequence number of its latest schedule, which is exactly
-/// the key the latest of a series of one-shot events would carry; cancelled and superseded schedules still consume
-/// their number. So the order of the events handled is the same as with a plain heap of one-shot events and
+/// the key the latest of a series of one-shot events would carry: a superseded schedule still consumes its number,
+/// and a cancel takes none (as a version bump took none). So the order of the events handled is the same as with a plain heap of one-shot events and
 /// version checks, event for event.</para>
 /// <para><b>Deferred updates.</b> A schedule or cancel is recorded (its key taken at the call) and applied to the heap
 /// at the next dequeue, so a group rescheduled several times while one event is handled costs one heap update.</para>
