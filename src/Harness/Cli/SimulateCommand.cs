@@ -96,6 +96,11 @@ public static class SimulateCommand
             Description = "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
             DefaultValueFactory = _ => 10,
         };
+        taskOverhead.Validators.Add(r => SweepOptions.NotNegative(r, "--task-overhead-ns", "nanoseconds"));
+        stealOverhead.Validators.Add(r => SweepOptions.NotNegative(r, "--steal-overhead-ns", "nanoseconds"));
+        coarsen.Validators.Add(r => SweepOptions.NotNegative(r, "--coarsen-us", "microseconds"));
+        flatten.Validators.Add(r => SweepOptions.NotNegative(r, "--flatten-ns", "nanoseconds"));
+        clamp.Validators.Add(r => SweepOptions.NotNegative(r, "--clamp-outliers", "times the median", orAbove: 1));
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
             mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,

@@ -55,4 +55,32 @@ public sealed class SweepOptions
             result.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be at least {minimum}, not {value}."));
         }
     }
+
+    /// <summary>
+    /// Checks that a numeric option given on the command line is a finite number of 0 or more (and, with
+    /// <paramref name="orAbove"/>, either 0 or above that value); an option left at its default is not checked.
+    /// </summary>
+    /// <param name="result">The option's result.</param>
+    /// <param name="name">The option's name.</param>
+    /// <param name="unit">What the number counts, for the message ("microseconds").</param>
+    /// <param name="orAbove">When given, a nonzero value must exceed it.</param>
+    internal static void NotNegative(System.CommandLine.Parsing.OptionResult result, string name, string unit, double? orAbove = null)
+    {
+        // Read from the token, not the typed value: a token the option's type cannot parse is the parser's error to
+        // report, and reading the typed value would throw instead.
+        if (result.Tokens.Count == 0
+            || !double.TryParse(result.Tokens[^1].Value, NumberStyles.Float, CultureInfo.InvariantCulture, out double value))
+        {
+            return;
+        }
+
+        if (!double.IsFinite(value) || value < 0)
+        {
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be 0 or more {unit}, not {result.Tokens[^1].Value}."));
+        }
+        else if (orAbove is { } floor && value != 0 && value <= floor)
+        {
+            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be 0 (off) or above {floor}, not {result.Tokens[^1].Value}."));
+        }
+    }
 }
