@@ -10,8 +10,9 @@ namespace DivCon.Simulator;
 /// task graph.
 /// </summary>
 /// <remarks>
-/// <para>Invariants: node 0 is the root; children of node i are <c>FirstChild[i] .. FirstChild[i] + ChildCount[i] - 1</c>,
-/// all with <c>Parent == i</c>; durations are non-negative nanoseconds; <see cref="Merge"/> is 0 for leaves.</para>
+/// <para>Invariants (on <see cref="Nodes"/>): node 0 is the root; children of node i are <c>FirstChild .. FirstChild +
+/// ChildCount - 1</c>, all with <c>Parent == i</c>; durations are non-negative nanoseconds; <c>Merge</c> is 0 for
+/// leaves.</para>
 /// <para>Nested runs (<see cref="TaskTree.NestedRuns"/>) are appended after the tree that holds them, each a tree of
 /// its own (root with parent -1 and a <see cref="HostNode"/>). A phase with k nested runs is k + 1 tasks of own work
 /// (<see cref="PieceWork"/>): piece j &lt; k ends by pushing run j's root; run j's root, when done, pushes piece j + 1
@@ -22,12 +23,7 @@ public sealed class TaskGraph
 {
     private TaskGraph(Builder b)
     {
-        Parent = [.. b.Parent];
-        int count = Parent.Length;
-        FirstChild = [.. b.FirstChild.Select(f => f < 0 ? count : f)];
-        ChildCount = [.. b.ChildCount];
-        Work = [.. b.Work];
-        Merge = [.. b.Merge];
+        int count = b.Parent.Count;
         HostNode = [.. b.HostNode];
         HostMerge = [.. b.HostMerge];
         HostIndex = [.. b.HostIndex];
@@ -41,33 +37,28 @@ public sealed class TaskGraph
         }
 
         long total = 0;
+        int internalNodes = 0;
         Nodes = new Node[count];
         for (int i = 0; i < count; i++)
         {
-            total += Work[i] + Merge[i];
-            Nodes[i] = new Node(Work[i], Merge[i], Parent[i], FirstChild[i], ChildCount[i], SplitNested[i] is not null || MergeNested[i] is not null);
+            total += b.Work[i] + b.Merge[i];
+            internalNodes += b.ChildCount[i] > 0 ? 1 : 0;
+            // A leaf's first child is the node count (never read: it has no children).
+            int first = b.FirstChild[i] < 0 ? count : b.FirstChild[i];
+            Nodes[i] = new Node(b.Work[i], b.Merge[i], b.Parent[i], first, b.ChildCount[i], SplitNested[i] is not null || MergeNested[i] is not null);
         }
 
         TotalWork = total;
         NestedRunCount = nestedRuns;
         // Every nested run adds one own-work piece (the one after it) to its host phase.
-        TaskCount = count + ChildCount.Count(c => c > 0) + nestedRuns;
+        TaskCount = count + internalNodes + nestedRuns;
     }
 
-    /// <summary>Parent of each node (-1 for the root and for the root of every nested run).</summary>
-    internal int[] Parent { get; }
-
-    /// <summary>First child of each node (meaningless for leaves).</summary>
-    internal int[] FirstChild { get; }
-
-    /// <summary>Children of each node (0 for leaves).</summary>
-    internal int[] ChildCount { get; }
-
-    /// <summary>Split (internal node) or execute (leaf) duration, ns: the phase's own work, nested runs excluded.</summary>
-    internal long[] Work { get; }
-
-    /// <summary>Merge duration, ns (0 for leaves): the phase's own work, nested runs excluded.</summary>
-    internal long[] Merge { get; }
+    /// <summary>
+    /// Per node, the facts every task reads, in one 32-byte record (the simulator's hot path reads them together: one
+    /// cache line instead of one per array; the nested-run facts, read at runs' roots only, are in their own arrays).
+    /// </summary>
+    internal Node[] Nodes { get; }
 
     /// <summary>For the root of a nested run: the host node whose phase continues when the run ends; -1 otherwise.</summary>
     internal int[] HostNode { get; }
@@ -84,12 +75,6 @@ public sealed class TaskGraph
     /// <summary>Per node: the nested runs of its merge, in order, or null.</summary>
     internal NestedRun[]?[] MergeNested { get; }
 
-    /// <summary>
-    /// The facts every task reads, per node in one 32-byte record (the simulator's hot path reads them together: one
-    /// cache line instead of one per array; the nested-run facts, read at runs' roots only, stay in their arrays).
-    /// </summary>
-    internal Node[] Nodes { get; }
-
     /// <summary>The number of nested runs one run of the graph starts.</summary>
     public int NestedRunCount { get; }
 
@@ -100,7 +85,7 @@ public sealed class TaskGraph
     internal long PieceWork(int node, bool merge, int segment)
     {
         var runs = merge ? MergeNested[node] : SplitNested[node];
-        long total = merge ? Merge[node] : Work[node];
+        long total = merge ? Nodes[node].Merge : Nodes[node].Work;
         if (runs is null)
         {
             return total;
@@ -120,7 +105,7 @@ public sealed class TaskGraph
     }
 
     /// <summary>The number of nodes.</summary>
-    public int NodeCount => Work.Length;
+    public int NodeCount => Nodes.Length;
 
     /// <summary>The number of tasks one run makes (leaves + 2 x internal nodes + one per nested run), nested runs' nodes included.</summary>
     public int TaskCount { get; }
@@ -344,7 +329,12 @@ public sealed class TaskGraph
     /// <summary>One nested run of a phase: the host's own work before it, and its root's node index.</summary>
     internal readonly record struct NestedRun(long WorkBefore, int Root);
 
-    /// <summary>A node's work, merge and tree links; <paramref name="Nested"/>: its split or merge starts nested runs.</summary>
+    /// <summary>
+    /// A node: <paramref name="Work"/>, the split (internal node) or execute (leaf) duration, and <paramref name="Merge"/>
+    /// (0 for leaves), ns, each the phase's own work with nested runs excluded; <paramref name="Parent"/> (-1 for the root
+    /// and for the root of every nested run); <paramref name="FirstChild"/> and <paramref name="ChildCount"/> (0 for
+    /// leaves); <paramref name="Nested"/>: its split or merge starts nested runs.
+    /// </summary>
     internal readonly record struct Node(long Work, long Merge, int Parent, int FirstChild, int ChildCount, bool Nested);
 
     /// <summary>The graph's arrays while <see cref="FromTree"/> builds them (a tree, then its nested runs).</summary>

@@ -5,7 +5,7 @@ namespace DivCon.Simulator.Engine;
 /// rate min(1, c / r) (times the context-switch efficiency when r &gt; c).
 /// </summary>
 /// <remarks>
-/// Invariants: <see cref="Runnable"/> equals <see cref="Finishers"/>' count; <see cref="Virtual"/> is the work each
+/// Invariants: the runnable threads are exactly those in <see cref="Finishers"/>; <see cref="Virtual"/> is the work each
 /// runnable thread has received since the group was created, as of <see cref="LastUpdate"/>; a finisher's priority
 /// is the virtual time at which its task ends.
 /// </remarks>
@@ -13,7 +13,8 @@ internal sealed class CpuGroup(int capacity)
 {
     public double Capacity { get; } = capacity;
 
-    public int Runnable { get; set; }
+    /// <summary>Threads running a task on the group (each has one entry in <see cref="Finishers"/>).</summary>
+    public int Runnable => Finishers.Count;
 
     public double Virtual { get; set; }
 

@@ -71,7 +71,7 @@ internal sealed class EventQueue
     {
         Flush();
         bool hasTimed = _timed.TryPeek(out timed, out var key);
-        if (_count > 0 && (!hasTimed || _heap[0].Time < key.Time || (_heap[0].Time == key.Time && _heap[0].Sequence < key.Sequence)))
+        if (_count > 0 && (!hasTimed || Less(_heap[0], new GroupEntry(key.Time, key.Sequence, -1))))
         {
             time = _heap[0].Time;
             group = _heap[0].Group;

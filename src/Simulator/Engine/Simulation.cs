@@ -447,7 +447,6 @@ internal sealed partial class Simulation
         var group = _groups[t.Group];
         Advance(group);
         group.Finishers.Enqueue(t.Index, group.Virtual + work);
-        group.Runnable++;
         Reschedule(t.Group);
     }
 
@@ -811,7 +810,6 @@ internal sealed partial class Simulation
         while (group.Finishers.TryPeek(out int index, out double finish) && finish <= group.Virtual + 1.0)
         {
             group.Finishers.Dequeue();
-            group.Runnable--;
             done.Add(index);
         }
 
