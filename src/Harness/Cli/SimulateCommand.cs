@@ -210,13 +210,11 @@ public static class SimulateCommand
         TimeSpan limit, string workload, SimulationOptions options, IReadOnlyList<(string, string, string)> labels, CancellationToken cancellationToken) =>
         await ExperimentOutput.RunAsync(host, outRoot, folder, options.Cores, (context, _) =>
         {
-            using var process = System.Diagnostics.Process.GetCurrentProcess();
-            var cpuBefore = process.TotalProcessorTime;
+            TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
             long start = System.Diagnostics.Stopwatch.GetTimestamp();
             var (result, costs) = SimulatedExperiments.RunCyclic(simulator, programs, schemes, limit, workload, context, cancellationToken);
             double wall = System.Diagnostics.Stopwatch.GetElapsedTime(start).TotalSeconds;
-            process.Refresh();
-            var total = new SimulationCost(wall, (process.TotalProcessorTime - cpuBefore).TotalSeconds, Environment.ProcessorCount);
+            var total = new SimulationCost(wall, (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds, Environment.ProcessorCount);
             SimulatedExperiments.WriteLabel(context.Output, options, labels, costs, total);
             return Task.FromResult((result, costs, total));
         }, r =>
