@@ -21,6 +21,9 @@ public sealed class HandComputedScheduleTests
         IsolatedRuns = 1,
     };
 
+    // When the one run of a program ended (a cyclic test with a single run per program).
+    internal static TimeSpan End(SimulatedCyclicTest test, string program) => Assert.Single(test.Runs, r => r.Program == program).End;
+
     // A chain: root -> a -> b -> leaf; splits 1 ms, leaf 10 ms, merges 2 ms. Nothing can run in parallel.
     internal static TaskGraph Chain() => TaskGraph.FromChildCounts([1, 1, 1, 0], [1 * Ms, 1 * Ms, 1 * Ms, 10 * Ms], [2 * Ms, 2 * Ms, 2 * Ms, 0]);
 

@@ -26,8 +26,6 @@ public sealed class StandbyHandoverTests
             [.. moves.Select(m => (TimeSpan.FromMilliseconds(m.AtMs), 0, m.Program))],
             TimeSpan.FromMilliseconds(1));
 
-    private static TimeSpan End(SimulatedCyclicTest test, string program) => test.Runs.Single(r => r.Program == program).End;
-
     private static TimeSpan Ns(long ns) => TimeSpan.FromTicks(ns / 100);
 
     [Fact]
@@ -38,8 +36,8 @@ public sealed class StandbyHandoverTests
         // b has done 8.005 of 10.005 ms and runs its last 2 ms alone, ending at 20.01 ms.
         var test = Run(Options(), 2, (0, 0), (2, 1));
 
-        Assert.Equal(Ns(18_010 * Us), End(test, "a"));
-        Assert.Equal(Ns(20_010 * Us), End(test, "b"));
+        Assert.Equal(Ns(18_010 * Us), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(Ns(20_010 * Us), HandComputedScheduleTests.End(test, "b"));
         var move = Assert.Single(test.Moves);
         Assert.Equal((TimeSpan.FromMilliseconds(2), 0, 0, 1), (move.DecidedAt, move.Cpu, move.From, move.To));
         Assert.Equal(Ns(5 * Us), move.Latency);
@@ -53,8 +51,8 @@ public sealed class StandbyHandoverTests
         // a: 1 ms alone, then 9.005 ms at half speed: ends at 19.01 ms; b: 9.005 of 10.005 ms by then, ends at 20.01 ms.
         var test = Run(Options(), 2, (0, 0), (0.4, 1));
 
-        Assert.Equal(Ns(19_010 * Us), End(test, "a"));
-        Assert.Equal(Ns(20_010 * Us), End(test, "b"));
+        Assert.Equal(Ns(19_010 * Us), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(Ns(20_010 * Us), HandComputedScheduleTests.End(test, "b"));
         Assert.Equal(Ns(605 * Us), Assert.Single(test.Moves).Latency);
     }
 
@@ -65,8 +63,8 @@ public sealed class StandbyHandoverTests
         // was busy) runs 10 ms alone.
         var test = Run(Options(standby: false), 2, (0, 0), (2, 1));
 
-        Assert.Equal(Ns(10_005 * Us), End(test, "a"));
-        Assert.Equal(Ns(20_005 * Us), End(test, "b"));
+        Assert.Equal(Ns(10_005 * Us), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(Ns(20_005 * Us), HandComputedScheduleTests.End(test, "b"));
         Assert.Equal(Ns(8_005 * Us), Assert.Single(test.Moves).Latency);
         Assert.Equal(0, test.Counters.Handovers);
     }
@@ -81,9 +79,9 @@ public sealed class StandbyHandoverTests
         // 2 ms share the core until 22.01 ms; c's remaining 8 ms run alone until 30.01 ms.
         var test = Run(Options(), 3, (0, 0), (2, 1), (4, 2));
 
-        Assert.Equal(Ns(18_010 * Us), End(test, "a"));
-        Assert.Equal(Ns(22_010 * Us), End(test, "b"));
-        Assert.Equal(Ns(30_010 * Us), End(test, "c"));
+        Assert.Equal(Ns(18_010 * Us), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(Ns(22_010 * Us), HandComputedScheduleTests.End(test, "b"));
+        Assert.Equal(Ns(30_010 * Us), HandComputedScheduleTests.End(test, "c"));
         Assert.Equal([Ns(5 * Us), Ns(14_010 * Us)], test.Moves.Select(m => m.Latency));
         Assert.Equal(2, test.Counters.Handovers);
     }
@@ -95,8 +93,8 @@ public sealed class StandbyHandoverTests
         // latency 0. Both tasks keep sharing the core, so the run ends are those of the single handover.
         var test = Run(Options(), 2, (0, 0), (2, 1), (4, 0));
 
-        Assert.Equal(Ns(18_010 * Us), End(test, "a"));
-        Assert.Equal(Ns(20_010 * Us), End(test, "b"));
+        Assert.Equal(Ns(18_010 * Us), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(Ns(20_010 * Us), HandComputedScheduleTests.End(test, "b"));
         Assert.Equal([Ns(5 * Us), TimeSpan.Zero], test.Moves.Select(m => m.Latency));
     }
 
@@ -107,6 +105,6 @@ public sealed class StandbyHandoverTests
         var test = Run(Options(standby: false), 3, (0, 0), (2, 1), (4, 2));
 
         Assert.Equal([null, Ns(6_005 * Us)], test.Moves.Select(m => m.Latency));
-        Assert.Equal(Ns(20_005 * Us), End(test, "c"));
+        Assert.Equal(Ns(20_005 * Us), HandComputedScheduleTests.End(test, "c"));
     }
 }

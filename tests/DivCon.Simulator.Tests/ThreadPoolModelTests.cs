@@ -60,8 +60,8 @@ public sealed class ThreadPoolModelTests
         var test = new WorkloadSimulator(HandComputedScheduleTests.Free(1))
             .RunCyclic([Leaf("a", 3_000 * Ms), Leaf("b", 3_000 * Ms)], SimulatedScheme.Default, At(1));
 
-        Assert.Equal(At(4_500), Assert.Single(test.Runs, r => r.Program == "b").End);
-        Assert.Equal(At(6_000), Assert.Single(test.Runs, r => r.Program == "a").End);
+        Assert.Equal(At(4_500), HandComputedScheduleTests.End(test, "b"));
+        Assert.Equal(At(6_000), HandComputedScheduleTests.End(test, "a"));
         Assert.Equal(2, test.Counters.PoolThreads);
         Assert.Equal(1, test.Counters.PoolInjections);
     }
@@ -78,8 +78,8 @@ public sealed class ThreadPoolModelTests
         {
             var test = new WorkloadSimulator(options).RunCyclic(workload, SimulatedScheme.Default, At(1));
 
-            Assert.Equal(At(3_000), Assert.Single(test.Runs, r => r.Program == "b").End);
-            Assert.Equal(At(6_000), Assert.Single(test.Runs, r => r.Program == "a").End);
+            Assert.Equal(At(3_000), HandComputedScheduleTests.End(test, "b"));
+            Assert.Equal(At(6_000), HandComputedScheduleTests.End(test, "a"));
             Assert.Equal(1, test.Counters.PoolThreads);
             Assert.Equal(0, test.Counters.PoolInjections);
         }
@@ -96,9 +96,9 @@ public sealed class ThreadPoolModelTests
         var test = new WorkloadSimulator(HandComputedScheduleTests.Free(1))
             .RunCyclic([Leaf("a", 10_000 * Ms), Leaf("b", 10_000 * Ms), Leaf("c", 10_000 * Ms)], SimulatedScheme.Default, At(1));
 
-        Assert.Equal(At(25_750), Assert.Single(test.Runs, r => r.Program == "c").End);
-        Assert.Equal(At(28_750), Assert.Single(test.Runs, r => r.Program == "a").End);
-        Assert.Equal(At(30_000), Assert.Single(test.Runs, r => r.Program == "b").End);
+        Assert.Equal(At(25_750), HandComputedScheduleTests.End(test, "c"));
+        Assert.Equal(At(28_750), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(At(30_000), HandComputedScheduleTests.End(test, "b"));
         Assert.Equal(3, test.Counters.PoolThreads);
         Assert.Equal(2, test.Counters.PoolInjections);
     }
@@ -121,8 +121,8 @@ public sealed class ThreadPoolModelTests
         var a = new SimulatedProgram("a", TaskGraph.FromChildCounts([2, 0, 0], [0, 7 * Ms, 7 * Ms], [0, 0, 0]));
         var test = new WorkloadSimulator(options).RunCyclic([a, Leaf("b", 100 * Ms)], SimulatedScheme.Default, At(1));
 
-        Assert.Equal(At(60), Assert.Single(test.Runs, r => r.Program == "a").End);
-        Assert.Equal(At(114), Assert.Single(test.Runs, r => r.Program == "b").End);
+        Assert.Equal(At(60), HandComputedScheduleTests.End(test, "a"));
+        Assert.Equal(At(114), HandComputedScheduleTests.End(test, "b"));
         Assert.Equal(2, test.Counters.PoolThreads);
         Assert.Equal(0, test.Counters.PoolInjections);
     }
