@@ -2,7 +2,10 @@ using DivCon.Skeletons;
 
 namespace DivCon.Harness.Benchmarks;
 
-/// <summary>The four user functions of the granularity benchmarks, and the plain recursion that calls them.</summary>
+/// <summary>
+/// The four user functions of the granularity benchmarks, and the plain recursion that calls them; the data and the
+/// range sum serve the skeleton benchmarks too.
+/// </summary>
 public static class GranularityWorkloads
 {
     /// <summary>Deterministic data: i mod 1024.</summary>

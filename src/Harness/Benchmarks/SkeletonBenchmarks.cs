@@ -72,11 +72,7 @@ public class SkeletonBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _data = new int[Leaves * LeafSize];
-        for (int i = 0; i < _data.Length; i++)
-        {
-            _data[i] = i % 1024;
-        }
+        _data = GranularityWorkloads.Data(Leaves * LeafSize);
 
         _expected = SequentialSum(_data, 0, _data.Length);
         // Every node a task, as the hand-written versions: this suite measures the task machinery, not serial elision.
@@ -190,22 +186,11 @@ public class SkeletonBenchmarks
         return total;
     }
 
-    private static long SumRange(int[] data, int start, int end)
-    {
-        long sum = 0;
-        for (int i = start; i < end; i++)
-        {
-            sum += data[i];
-        }
-
-        return sum;
-    }
-
     private static long SequentialSum(int[] data, int start, int end)
     {
         if (end - start <= LeafSize)
         {
-            return SumRange(data, start, end);
+            return GranularityWorkloads.SumRange(data, start, end);
         }
 
         int middle = start + ((end - start) / 2);
@@ -216,7 +201,7 @@ public class SkeletonBenchmarks
     {
         if (end - start <= LeafSize)
         {
-            return SumRange(data, start, end);
+            return GranularityWorkloads.SumRange(data, start, end);
         }
 
         int middle = start + ((end - start) / 2);
@@ -229,7 +214,7 @@ public class SkeletonBenchmarks
     {
         if (end - start <= LeafSize)
         {
-            return SumRange(data, start, end);
+            return GranularityWorkloads.SumRange(data, start, end);
         }
 
         int middle = start + ((end - start) / 2);
@@ -249,7 +234,7 @@ public class SkeletonBenchmarks
             return [new IndexRange(problem.Start, middle), new IndexRange(middle, problem.End)];
         }
 
-        protected override long Execute(IndexRange problem, int depth) => SumRange(data, problem.Start, problem.End);
+        protected override long Execute(IndexRange problem, int depth) => GranularityWorkloads.SumRange(data, problem.Start, problem.End);
 
         protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults[0] + subresults[1];
     }
