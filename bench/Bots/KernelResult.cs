@@ -1,0 +1,32 @@
+namespace DivCon.Bench.Bots;
+
+/// <summary>What one kernel measured: the seconds of every variant in every round, and the DivCon node counts.</summary>
+internal sealed class KernelResult(string kernel, string description)
+{
+    public string Kernel => kernel;
+
+    public string Description => description;
+
+    /// <summary>Seconds per round, by variant (round i of every variant is the same round).</summary>
+    public Dictionary<Variant, List<double>> Seconds { get; } = [];
+
+    /// <summary>Position (0-based) of the variant within each round, by variant (the rotation).</summary>
+    public Dictionary<Variant, List<int>> Positions { get; } = [];
+
+    /// <summary>Task nodes and inline nodes of one observed run, by DivCon variant (nested runs included).</summary>
+    public Dictionary<Variant, (long TaskNodes, long InlineNodes)> Nodes { get; } = [];
+
+    public RatioSummary ToSequential(Variant variant) => RatioSummary.Of(Seconds[variant], Seconds[Variant.Sequential]);
+
+    /// <summary>The TPL idiom with the smaller median time.</summary>
+    public Variant BestTpl => Median(Variant.ParallelInvoke) <= Median(Variant.TaskRun) ? Variant.ParallelInvoke : Variant.TaskRun;
+
+    public RatioSummary ToBestTpl(Variant variant) => RatioSummary.Of(Seconds[variant], Seconds[BestTpl]);
+
+    public double Median(Variant variant)
+    {
+        var sorted = Seconds[variant].Order().ToArray();
+        int n = sorted.Length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[(n / 2) - 1] + sorted[n / 2]) / 2;
+    }
+}

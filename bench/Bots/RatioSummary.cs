@@ -1,0 +1,50 @@
+using MathNet.Numerics.Distributions;
+using MathNet.Numerics.Statistics;
+
+namespace DivCon.Bench.Bots;
+
+/// <summary>
+/// A time ratio between two variants measured in the same rounds: the ratio of their median times, and a 99%
+/// Student-t interval for the mean of the per-round ratios (each round runs both, so a round's ratio cancels what
+/// that round shared, such as the machine's load at the time).
+/// </summary>
+internal readonly record struct RatioSummary(double Ratio, double Lower, double Upper)
+{
+    /// <summary>The confidence level of the interval.</summary>
+    public const double ConfidenceLevel = 0.99;
+
+    /// <summary>Whether the interval exists (at least two rounds).</summary>
+    public bool HasInterval => !double.IsNaN(Lower);
+
+    /// <summary>Compares <paramref name="numerator"/> with <paramref name="denominator"/>, round by round.</summary>
+    /// <exception cref="ArgumentException">The samples are empty or of different lengths, or a time is not positive.</exception>
+    public static RatioSummary Of(IReadOnlyList<double> numerator, IReadOnlyList<double> denominator)
+    {
+        if (numerator.Count == 0 || numerator.Count != denominator.Count)
+        {
+            throw new ArgumentException($"Need the same positive number of rounds, not {numerator.Count} and {denominator.Count}.", nameof(denominator));
+        }
+
+        if (numerator.Concat(denominator).Any(t => !(t > 0)))
+        {
+            throw new ArgumentException("Every time must be positive.", nameof(numerator));
+        }
+
+        double ratio = numerator.Median() / denominator.Median();
+        double[] perRound = numerator.Zip(denominator, (a, b) => a / b).ToArray();
+        if (perRound.Length < 2)
+        {
+            return new RatioSummary(ratio, double.NaN, double.NaN);
+        }
+
+        double mean = perRound.Mean();
+        double t = StudentT.InvCDF(0, 1, perRound.Length - 1, 1 - ((1 - ConfidenceLevel) / 2));
+        double halfWidth = t * perRound.StandardDeviation() / Math.Sqrt(perRound.Length);
+        return new RatioSummary(ratio, mean - halfWidth, mean + halfWidth);
+    }
+
+    /// <summary><c>0.54 [0.52, 0.57]</c>, or the ratio alone without an interval.</summary>
+    public override string ToString() => HasInterval
+        ? FormattableString.Invariant($"{Ratio:F2} [{Lower:F2}, {Upper:F2}]")
+        : FormattableString.Invariant($"{Ratio:F2}");
+}

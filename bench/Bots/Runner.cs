@@ -1,0 +1,109 @@
+using System.Diagnostics;
+using DivCon.Bench.Bots.Kernels;
+using DivCon.Schedulers;
+using DivCon.Skeletons;
+
+namespace DivCon.Bench.Bots;
+
+/// <summary>
+/// Times every variant of the chosen kernels: the sequential run gives the reference digest, each variant warms up,
+/// then each round runs every variant once, in an order rotated by one per round, from fresh input and after a full
+/// collection; every run's output is compared with the sequential one. Finally each DivCon variant runs once more,
+/// untimed, with a <see cref="PhaseAggregator"/> to count its task and inline nodes.
+/// </summary>
+internal sealed class Runner(Options options, TextWriter log)
+{
+    /// <summary>Measures every kernel of the options.</summary>
+    /// <exception cref="InvalidOperationException">A variant's output differs from the sequential one.</exception>
+    public async Task<IReadOnlyList<KernelResult>> RunAsync()
+    {
+        using var workStealing = new WorkStealingTaskScheduler(Environment.ProcessorCount);
+        var results = new List<KernelResult>();
+        foreach (string name in options.Kernels)
+        {
+            results.Add(await MeasureAsync(KernelCatalog.Create(name, options.Size), workStealing).ConfigureAwait(false));
+        }
+
+        return results;
+    }
+
+    /// <summary>Runs <paramref name="variant"/> once from fresh input and returns its seconds and digest.</summary>
+    public static async Task<(double Seconds, ulong Digest)> RunOnceAsync(KernelCase kernel, Variant variant, TaskScheduler workStealing, IDivideAndConquerObserver? observer = null)
+    {
+        kernel.Reset();
+        var divCon = DivideAndConquerOptions.Default with
+        {
+            Scheduler = variant == Variant.DivConWorkStealing ? workStealing : TaskScheduler.Default,
+            Observer = observer,
+        };
+        var clock = Stopwatch.StartNew();
+        await kernel.RunAsync(variant, divCon).ConfigureAwait(false);
+        double seconds = clock.Elapsed.TotalSeconds;
+        return (seconds, kernel.Checksum());
+    }
+
+    /// <summary>Measures one kernel (see the class remarks).</summary>
+    /// <exception cref="InvalidOperationException">A variant's output differs from the sequential one.</exception>
+    internal async Task<KernelResult> MeasureAsync(KernelCase kernel, TaskScheduler workStealing)
+    {
+        log.WriteLine($"{kernel.Name}: {kernel.Description}");
+        var result = new KernelResult(kernel.Name, kernel.Description);
+        IReadOnlyList<Variant> variants = VariantNames.All;
+        var (_, reference) = await RunOnceAsync(kernel, Variant.Sequential, workStealing).ConfigureAwait(false);
+
+        async Task<double> TimedAsync(Variant variant, IDivideAndConquerObserver? observer = null)
+        {
+            Collect();
+            var (seconds, digest) = await RunOnceAsync(kernel, variant, workStealing, observer).ConfigureAwait(false);
+            if (digest != reference)
+            {
+                throw new InvalidOperationException($"{kernel.Name} {variant.Name()}: the result differs from the sequential one.");
+            }
+
+            return seconds;
+        }
+
+        for (int w = 0; w < options.Warmups; w++)
+        {
+            foreach (Variant variant in variants)
+            {
+                await TimedAsync(variant).ConfigureAwait(false);
+            }
+        }
+
+        foreach (Variant variant in variants)
+        {
+            result.Seconds[variant] = [];
+            result.Positions[variant] = [];
+        }
+
+        for (int round = 0; round < options.Rounds; round++)
+        {
+            for (int position = 0; position < variants.Count; position++)
+            {
+                Variant variant = variants[(round + position) % variants.Count];
+                double seconds = await TimedAsync(variant).ConfigureAwait(false);
+                result.Seconds[variant].Add(seconds);
+                result.Positions[variant].Add(position);
+            }
+
+            log.WriteLine($"  round {round + 1}/{options.Rounds}: " + string.Join(", ", variants.Select(v => $"{v.Name()} {result.Seconds[v][^1]:F3} s")));
+        }
+
+        foreach (Variant variant in variants.Where(v => v.IsDivCon()))
+        {
+            var phases = new PhaseAggregator();
+            await TimedAsync(variant, phases).ConfigureAwait(false);
+            result.Nodes[variant] = (phases.TaskNodes, phases.InlineNodes);
+        }
+
+        return result;
+    }
+
+    private static void Collect()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+    }
+}

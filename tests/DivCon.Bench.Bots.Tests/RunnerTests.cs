@@ -1,0 +1,113 @@
+using DivCon.Bench.Bots.Kernels;
+using DivCon.Schedulers;
+using DivCon.Skeletons;
+
+namespace DivCon.Bench.Bots.Tests;
+
+/// <summary>The runner's verification, the statistics, the command line and the results folder.</summary>
+public sealed class RunnerTests
+{
+    [Fact]
+    public async Task A_variant_whose_result_differs_from_the_sequential_one_fails_the_run_naming_it()
+    {
+        using var workStealing = new WorkStealingTaskScheduler(2);
+        var runner = new Runner(Options.Parse(["--rounds", "1", "--warmup", "0"]), TextWriter.Null);
+        var e = await Assert.ThrowsAsync<InvalidOperationException>(() => runner.MeasureAsync(new WrongTaskRun(), workStealing));
+        Assert.Contains("task-run", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_measurement_has_every_round_of_every_variant_and_the_divcon_node_counts()
+    {
+        using var workStealing = new WorkStealingTaskScheduler(2);
+        var runner = new Runner(Options.Parse(["--rounds", "3", "--warmup", "0"]), TextWriter.Null);
+        KernelResult result = await runner.MeasureAsync(KernelCatalog.Create("strassen", KernelSize.Small), workStealing);
+        foreach (Variant v in VariantNames.All)
+        {
+            Assert.Equal(3, result.Seconds[v].Count);
+            Assert.Equal(3, result.Positions[v].Distinct().Count());   // rotated: a different place every round
+        }
+
+        // 256 rows, cutoff 64: 1 + 7 + 49 nodes, every one a task or inline.
+        Assert.Equal(57, result.Nodes[Variant.DivCon].TaskNodes + result.Nodes[Variant.DivCon].InlineNodes);
+        string markdown = Report.Markdown([result], Options.Parse([]), "cmd");
+        Assert.Contains("| strassen |", markdown, StringComparison.Ordinal);
+        Assert.Equal(1 + (5 * 3), Report.RunsCsv([result]).Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+        Assert.Equal(1 + 5, Report.SummaryCsv([result]).Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);
+    }
+
+    [Fact]
+    public void Ratio_is_of_the_medians_with_the_interval_of_the_per_round_ratios()
+    {
+        RatioSummary r = RatioSummary.Of([2.0, 4.0, 3.0], [1.0, 2.0, 1.5]);
+        Assert.Equal(2.0, r.Ratio, 12);
+        Assert.Equal(2.0, r.Lower, 12);   // every round's ratio is 2: no spread
+        Assert.Equal(2.0, r.Upper, 12);
+
+        RatioSummary spread = RatioSummary.Of([1.0, 2.0, 1.0, 2.0], [1.0, 1.0, 1.0, 1.0]);
+        Assert.True(spread.Lower < 1.5 && spread.Upper > 1.5);
+        Assert.False(RatioSummary.Of([1.0], [2.0]).HasInterval);
+        Assert.Throws<ArgumentException>(() => RatioSummary.Of([1.0, 2.0], [1.0]));
+        Assert.Throws<ArgumentException>(() => RatioSummary.Of([0.0], [1.0]));
+    }
+
+    [Theory]
+    [InlineData("--size", "huge")]
+    [InlineData("--rounds", "0")]
+    [InlineData("--kernels", "sort,health")]
+    [InlineData("--frobnicate")]
+    [InlineData("--rounds")]
+    public void Bad_options_are_rejected_with_a_message_naming_them(params string[] args)
+    {
+        var e = Assert.Throws<ArgumentException>(() => Options.Parse(args));
+        Assert.Contains(args.Length > 1 && args[0] == "--kernels" ? "health" : args[0], e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Options_parse_kernels_rounds_size_and_folder()
+    {
+        Options o = Options.Parse(["--kernels", "fft, sort", "--rounds", "7", "--size", "small", "--out", "x"]);
+        Assert.Equal(["fft", "sort"], o.Kernels);
+        Assert.Equal(7, o.Rounds);
+        Assert.Equal(KernelSize.Small, o.Size);
+        Assert.Equal("x", o.OutputDirectory);
+        Assert.Equal(KernelCatalog.Names, Options.Parse([]).Kernels);
+    }
+
+    [Fact]
+    public void A_new_results_folder_never_reuses_an_existing_one()
+    {
+        string parent = Path.Combine(Path.GetTempPath(), "bots-tests-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            Options o = Options.Parse(["--size", "small"]);
+            string first = Report.NewFolder(parent, o), second = Report.NewFolder(parent, o);
+            Assert.NotEqual(first, second);
+            Assert.True(Directory.Exists(first) && Directory.Exists(second));
+        }
+        finally
+        {
+            Directory.Delete(parent, recursive: true);
+        }
+    }
+
+    // A kernel whose Task.Run variant gets a different result.
+    private sealed class WrongTaskRun : KernelCase
+    {
+        private ulong _digest;
+
+        public override string Name => "wrong";
+
+        public override string Description => "a kernel with a wrong variant";
+
+        public override void Reset() => _digest = 0;
+
+        public override Task RunAsync(Variant variant, DivideAndConquerOptions divCon)
+        {
+            _digest = variant == Variant.TaskRun ? 2UL : 1UL;
+            return Task.CompletedTask;
+        }
+
+        public override ulong Checksum() => _digest;
+    }
+}
