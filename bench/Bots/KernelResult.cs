@@ -10,6 +10,9 @@ internal sealed class KernelResult(string kernel, string description)
     /// <summary>Seconds per round, by variant (round i of every variant is the same round).</summary>
     public Dictionary<Variant, List<double>> Seconds { get; } = [];
 
+    /// <summary>CPU seconds of the whole process during each run, by variant.</summary>
+    public Dictionary<Variant, List<double>> CpuSeconds { get; } = [];
+
     /// <summary>Position (0-based) of the variant within each round, by variant (the rotation).</summary>
     public Dictionary<Variant, List<int>> Positions { get; } = [];
 
@@ -23,9 +26,13 @@ internal sealed class KernelResult(string kernel, string description)
 
     public RatioSummary ToBestTpl(Variant variant) => RatioSummary.Of(Seconds[variant], Seconds[BestTpl]);
 
-    public double Median(Variant variant)
+    public double Median(Variant variant) => MedianOf(Seconds[variant]);
+
+    public double MedianCpu(Variant variant) => MedianOf(CpuSeconds[variant]);
+
+    private static double MedianOf(List<double> values)
     {
-        var sorted = Seconds[variant].Order().ToArray();
+        var sorted = values.Order().ToArray();
         int n = sorted.Length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[(n / 2) - 1] + sorted[n / 2]) / 2;
     }

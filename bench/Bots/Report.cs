@@ -40,8 +40,8 @@ internal static class Report
         }
 
         text.AppendLine().AppendLine("Median seconds per variant, and the problems:").AppendLine();
-        text.AppendLine("| kernel | problem | sequential | divcon | divcon-ws | parallel-invoke | task-run |");
-        text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: | ---: |");
+        text.AppendLine("| kernel | problem | sequential | divcon | divcon-ws | parallel-invoke | task-run | sequential CPU |");
+        text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: |");
         foreach (KernelResult r in results)
         {
             text.Append(Inv($"| {r.Kernel} | {r.Description} |"));
@@ -50,7 +50,7 @@ internal static class Report
                 text.Append(Inv($" {r.Median(v):F3} |"));
             }
 
-            text.AppendLine();
+            text.AppendLine(Inv($" {r.MedianCpu(Variant.Sequential):F3} |"));
         }
 
         return text.ToString();
@@ -59,14 +59,14 @@ internal static class Report
     /// <summary>One line per timed run: kernel, variant, round, position in the round, seconds.</summary>
     public static string RunsCsv(IReadOnlyList<KernelResult> results)
     {
-        var text = new StringBuilder("kernel,variant,round,position,seconds\n");
+        var text = new StringBuilder("kernel,variant,round,position,seconds,cpu_seconds\n");
         foreach (KernelResult r in results)
         {
             foreach (var (variant, seconds) in r.Seconds)
             {
                 for (int i = 0; i < seconds.Count; i++)
                 {
-                    text.Append(Inv($"{r.Kernel},{variant.Name()},{i + 1},{r.Positions[variant][i]},{seconds[i]:R}\n"));
+                    text.Append(Inv($"{r.Kernel},{variant.Name()},{i + 1},{r.Positions[variant][i]},{seconds[i]:R},{r.CpuSeconds[variant][i]:R}\n"));
                 }
             }
         }

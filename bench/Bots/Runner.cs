@@ -27,8 +27,19 @@ internal sealed class Runner(Options options, TextWriter log)
         return results;
     }
 
-    /// <summary>Runs <paramref name="variant"/> once from fresh input and returns its seconds and digest.</summary>
+    /// <summary>
+    /// Runs <paramref name="variant"/> once from fresh input and returns its wall-clock seconds, the process's CPU
+    /// seconds meanwhile (for the sequential variant, its one-core time even when other programs share the CPUs) and
+    /// the output's digest.
+    /// </summary>
     public static async Task<(double Seconds, ulong Digest)> RunOnceAsync(KernelCase kernel, Variant variant, TaskScheduler workStealing, IDivideAndConquerObserver? observer = null)
+    {
+        var (seconds, _, digest) = await RunMeasuredAsync(kernel, variant, workStealing, observer).ConfigureAwait(false);
+        return (seconds, digest);
+    }
+
+    /// <summary>As <see cref="RunOnceAsync"/>, with the CPU seconds.</summary>
+    public static async Task<(double Seconds, double CpuSeconds, ulong Digest)> RunMeasuredAsync(KernelCase kernel, Variant variant, TaskScheduler workStealing, IDivideAndConquerObserver? observer = null)
     {
         kernel.Reset();
         var divCon = DivideAndConquerOptions.Default with
@@ -36,10 +47,12 @@ internal sealed class Runner(Options options, TextWriter log)
             Scheduler = variant == Variant.DivConWorkStealing ? workStealing : TaskScheduler.Default,
             Observer = observer,
         };
+        TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
         var clock = Stopwatch.StartNew();
         await kernel.RunAsync(variant, divCon).ConfigureAwait(false);
         double seconds = clock.Elapsed.TotalSeconds;
-        return (seconds, kernel.Checksum());
+        double cpuSeconds = (Environment.CpuUsage.TotalTime - cpuBefore).TotalSeconds;
+        return (seconds, cpuSeconds, kernel.Checksum());
     }
 
     /// <summary>Measures one kernel (see the class remarks).</summary>
@@ -51,16 +64,16 @@ internal sealed class Runner(Options options, TextWriter log)
         IReadOnlyList<Variant> variants = VariantNames.All;
         var (_, reference) = await RunOnceAsync(kernel, Variant.Sequential, workStealing).ConfigureAwait(false);
 
-        async Task<double> TimedAsync(Variant variant, IDivideAndConquerObserver? observer = null)
+        async Task<(double Seconds, double CpuSeconds)> TimedAsync(Variant variant, IDivideAndConquerObserver? observer = null)
         {
             Collect();
-            var (seconds, digest) = await RunOnceAsync(kernel, variant, workStealing, observer).ConfigureAwait(false);
+            var (seconds, cpuSeconds, digest) = await RunMeasuredAsync(kernel, variant, workStealing, observer).ConfigureAwait(false);
             if (digest != reference)
             {
                 throw new InvalidOperationException($"{kernel.Name} {variant.Name()}: the result differs from the sequential one.");
             }
 
-            return seconds;
+            return (seconds, cpuSeconds);
         }
 
         for (int w = 0; w < options.Warmups; w++)
@@ -75,6 +88,7 @@ internal sealed class Runner(Options options, TextWriter log)
         {
             result.Seconds[variant] = [];
             result.Positions[variant] = [];
+            result.CpuSeconds[variant] = [];
         }
 
         for (int round = 0; round < options.Rounds; round++)
@@ -82,12 +96,13 @@ internal sealed class Runner(Options options, TextWriter log)
             for (int position = 0; position < variants.Count; position++)
             {
                 Variant variant = variants[(round + position) % variants.Count];
-                double seconds = await TimedAsync(variant).ConfigureAwait(false);
+                var (seconds, cpuSeconds) = await TimedAsync(variant).ConfigureAwait(false);
                 result.Seconds[variant].Add(seconds);
+                result.CpuSeconds[variant].Add(cpuSeconds);
                 result.Positions[variant].Add(position);
             }
 
-            log.WriteLine($"  round {round + 1}/{options.Rounds}: " + string.Join(", ", variants.Select(v => $"{v.Name()} {result.Seconds[v][^1]:F3} s")));
+            log.WriteLine($"  round {round + 1}/{options.Rounds}: " + string.Join(", ", variants.Select(v => $"{v.Name()} {result.Seconds[v][^1]:F3} s (cpu {result.CpuSeconds[v][^1]:F3} s)")));
         }
 
         foreach (Variant variant in variants.Where(v => v.IsDivCon()))

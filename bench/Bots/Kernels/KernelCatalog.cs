@@ -16,7 +16,7 @@ internal static class KernelCatalog
             "sort" => new SortKernel(small ? 1 << 15 : 1 << 24),
             "fft" => new FftKernel(small ? 1 << 12 : 1 << 22),
             "strassen" => new StrassenKernel(small ? 256 : 1024),
-            "sparselu" => small ? new SparseLuKernel(12, 16) : new SparseLuKernel(50, 100),
+            "sparselu" => small ? new SparseLuKernel(12, 16) : new SparseLuKernel(50, 64),
             "nqueens" => new NQueensKernel(small ? 8 : 13),
             _ => throw new ArgumentException($"Unknown kernel '{name}' (known: {string.Join(", ", Names)}).", nameof(name)),
         };
