@@ -15,7 +15,7 @@ internal static class Report
         text.AppendLine("# BOTS kernels: DivCon against the TPL idioms").AppendLine();
         text.AppendLine(Inv($"- date (UTC): {DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}"));
         text.AppendLine(Inv($"- machine: {Environment.ProcessorCount} logical CPUs, {CpuModel()}, {RuntimeInformation.OSDescription}"));
-        text.AppendLine(Inv($"- runtime: {RuntimeInformation.FrameworkDescription}, {(GCSettings() ? "server" : "workstation")} GC"));
+        text.AppendLine(Inv($"- runtime: {RuntimeInformation.FrameworkDescription}, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC"));
         text.AppendLine(Inv($"- load average at the end: {LoadAverage()}"));
         text.AppendLine(Inv($"- commit: {Commit()}"));
         text.AppendLine(Inv($"- command: `{commandLine}`"));
@@ -109,8 +109,6 @@ internal static class Report
         r.Nodes.TryGetValue(v, out var n) ? Inv($"{n.TaskNodes:N0} / {n.InlineNodes:N0}") : "-";
 
     private static string Inv(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
-
-    private static bool GCSettings() => System.Runtime.GCSettings.IsServerGC;
 
     private static string CpuModel()
     {
