@@ -1,12 +1,14 @@
 using DivCon.Schedulers;
 using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Skeletons;
 
 namespace DivCon.Harness.Tests;
 
 /// <summary>
-/// The code shown in the repository's README, verbatim where possible, so that the README stays true: if an API it
-/// shows changes, these stop compiling or fail.
+/// The code shown in the repository's README and docs/guide.md, verbatim where possible, with its results checked:
+/// if an API they show changes, these stop compiling or fail. (CI also compiles and runs every snippet as pasted,
+/// against the packed packages: .ci/snippets.)
 /// </summary>
 [Collection(ReadmeExamplesGroup.Name)]
 public sealed class ReadmeExamplesTests
@@ -93,24 +95,31 @@ public sealed class ReadmeExamplesTests
     [Fact]
     public async Task Multiprogram_scheduler_runs_two_programs_and_records_decisions()
     {
+        // README: "Several programs at once", with four unpinned workers so that the test does not depend on the
+        // machine's CPUs.
         using var pool = new MultiprogramScheduler(new MultiprogramSchedulerOptions
         {
             WorkerCount = 4,
             Pin = false,
+            Policy = new TaskAvailabilityPolicy(),
             RebalanceInterval = TimeSpan.FromMilliseconds(100),
         });
-        using ProgramTaskScheduler sorting = pool.Register("quicksort", speedup: 1.9);
-        using ProgramTaskScheduler counting = pool.Register("sumsq", speedup: 3.8);
+        using ProgramTaskScheduler squares = pool.Register("sumsq", speedup: 3.8);
+        using ProgramTaskScheduler fibs = pool.Register("fib", speedup: 1.9);
+        int decisions = 0;
+        pool.Rebalanced += (_, decision) => Interlocked.Increment(ref decisions);   // as in the README; counted, not asserted
 
-        var sumsq = MapReduce.Create<long>(map: i => (long)i * i, reduce: (a, b) => a + b, identity: 0);
-        Task<long> first = sumsq.RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = counting });
-        Task<long> second = MapReduce.Create<long>(map: i => i, reduce: (a, b) => a + b, identity: 0)
-            .RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = sorting });
-        await Task.WhenAll(first, second).WaitAsync(s_timeout);
+        var sumOfSquares = MapReduce.Create<long>(map: i => (long)i * i, reduce: (a, b) => a + b, identity: 0);
+        var fib = DivideAndConquer.CreateBinary<int, long>(
+            (n, depth) => n > 1, (n, depth) => (n - 1, n - 2), (n, depth) => n, (n, left, right, depth) => left + right);
 
-        Assert.Equal(Enumerable.Range(0, 1_000_000).Sum(i => (long)i * i), await first);
-        Assert.Equal(499_999_500_000L, await second);
-        Assert.Equal(4, pool.CurrentAllocation.Sum(a => a.Cores));
+        Task<long> a = sumOfSquares.RunAsync(new IndexRange(0, 1_000_000), DivideAndConquerOptions.Default with { Scheduler = squares });
+        Task<long> b = fib.RunAsync(30, DivideAndConquerOptions.Default with { Scheduler = fibs });
+        await Task.WhenAll(a, b).WaitAsync(s_timeout);
+
+        Assert.Equal(Enumerable.Range(0, 1_000_000).Sum(i => (long)i * i), await a);
+        Assert.Equal(832_040L, await b);
+        Assert.Equal(4, pool.CurrentAllocation.Sum(allocation => allocation.Cores));
         Assert.NotEmpty(pool.History);
     }
 
@@ -128,7 +137,7 @@ public sealed class ReadmeExamplesTests
             execute: (items, depth) => { var copy = (int[])items.Clone(); Array.Sort(copy); return copy; },
             merge: (parts, depth) => [.. parts[0], .. parts[1], .. parts[2]]);
 
-    /// <summary>README: subclassing DivideAndConquer, a merge that receives its problem.</summary>
+    /// <summary>docs/guide.md, "The subclass model": a merge that receives its problem.</summary>
     private sealed class MaximumSubarray(int[] values) : DivideAndConquer<IndexRange, long>
     {
         protected override bool ShouldSplit(IndexRange range, int depth) => range.Length > 1;
@@ -156,7 +165,7 @@ public sealed class ReadmeExamplesTests
         }
     }
 
-    /// <summary>README: the subclass model (stateful, in-place friendly).</summary>
+    /// <summary>docs/guide.md, "The subclass model": a map-reduce over index ranges.</summary>
     private sealed class SumOfSquaresExample(int[] values) : MapReduce<long>
     {
         protected override long Identity => 0;
