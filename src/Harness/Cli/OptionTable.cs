@@ -6,124 +6,63 @@ using System.Runtime.CompilerServices;
 namespace DivCon.Harness.Cli;
 
 /// <summary>
-/// How every option of every command is declared: one call per option, giving its name and aliases, its type, its
-/// bounds, its default and its help, e.g.
+/// How every option of every command is declared: one line per option giving its name, type, bounds, default, help
+/// and aliases, e.g.
 /// <code>
 /// var runs = OptionTable.Whole("--runs", "Recorded runs per configuration.", fallback: 10, min: 1, aliases: "-r");
-/// var seconds = OptionTable.Number("--duration", "Simulated seconds per test.", fallback: 400, above: 0);
+/// var seconds = OptionTable.Number("--duration", "Simulated seconds per test.", fallback: 400, above: 0, unit: "seconds");
 /// var mode = OptionTable.Choice("--mode", "What to simulate.", "cyclic", ["cyclic", "symmetric"]);
+/// var file = OptionTable.Text("--machine", "Machine description.", fallback: null, helpName: "file");
 /// </code>
-/// Adding an option is one such line (then <c>command.Add(option)</c> and <c>parse.GetValue(option)</c>).
+/// Adding an option is one such line, then <c>command.Add(option)</c> and <c>parse.GetValue(option)</c>.
 /// </summary>
 /// <remarks>
-/// <para>Each factory gives the option a parser of its own (a System.CommandLine custom parser) that reads the token
-/// with the invariant culture and checks the bounds, so an unparsable, out-of-range or empty value is a parse error
-/// like any other: <see cref="HarnessCli"/> prints it as one line <c>error: &lt;option&gt; must be ..., not '...'.</c>
-/// on the error writer, nothing on the output, and exits with <see cref="CommandActions.BadInput"/>. Nothing reads a
-/// typed value before it parsed, so no value can crash the harness. A bound that depends on the machine (the allowed
-/// CPUs) is a function read only when the option is given.</para>
-/// <para>Every option made here is listed with the values it must refuse (<see cref="RefusedValues"/>), which is how
-/// the tests try every option of every command with bad input; an option made outside this table has no entry and
-/// fails those tests.</para>
+/// <para>Each factory gives the option its own System.CommandLine parser, which reads the token with the invariant
+/// culture and checks the bounds, so an unparsable, out-of-range or empty value is a parse error like any other:
+/// <see cref="HarnessCli"/> prints it as one line <c>error: --option must be ..., not '...'.</c> on the error writer,
+/// nothing on the output, and exits with <see cref="CommandActions.BadInput"/>. Nothing reads a typed value before
+/// it parsed, so no value can crash the harness. The allowed range is appended to the help. A bound that depends on
+/// the machine (the allowed CPUs) is a function, read only when the option is given, with its meaning for the help.</para>
+/// <para>Every option made here is listed with values it must refuse (<see cref="RefusedValues"/>): the tests try
+/// them on every option of every command, and fail on an option made outside this table.</para>
 /// </remarks>
 public static class OptionTable
 {
     private static readonly ConditionalWeakTable<Option, Func<IReadOnlyList<string>>> s_refused = [];
 
-    /// <summary>A whole number (int) from <paramref name="min"/> to <paramref name="max"/>, with a default.</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text (the allowed range is appended).</param>
-    /// <param name="fallback">The default.</param>
-    /// <param name="min">The least value.</param>
-    /// <param name="max">The greatest value.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
-    public static Option<int> Whole(string name, string help, int fallback, int min, int max = int.MaxValue, params string[] aliases)
-    {
-        var option = new Option<int>(name, aliases) { DefaultValueFactory = _ => fallback };
-        return DeclareWhole(option, help, min, () => max, null, v => v);
-    }
+    /// <summary>A whole number from <c>min</c> to <c>max</c>, with a default.</summary>
+    public static Option<int> Whole(string name, string help, int fallback, int min, int max = int.MaxValue, params string[] aliases) =>
+        DeclareWhole(new Option<int>(name, aliases) { DefaultValueFactory = _ => fallback }, help, min, () => max, null);
 
-    /// <summary>A whole number (int) without a default value (the command computes one), bounded by a function read at
-    /// parse time (e.g. the allowed CPUs).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text, with what the default is (the allowed range is appended).</param>
-    /// <param name="min">The least value.</param>
-    /// <param name="max">The greatest value, read when the option is given.</param>
-    /// <param name="maxMeaning">What the greatest value is, for messages and help (e.g. "the allowed CPUs"), or null.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
-    public static Option<int?> OptionalWhole(string name, string help, int min, Func<int> max, string? maxMeaning, params string[] aliases)
-    {
-        ArgumentNullException.ThrowIfNull(max);
-        return DeclareWhole(new Option<int?>(name, aliases), help, min, max, maxMeaning, v => v);
-    }
+    /// <summary>A whole number without a default (the command computes one), its maximum read when given (<c>maxMeaning</c>
+    /// says what it is, e.g. "the allowed CPUs").</summary>
+    public static Option<int?> OptionalWhole(string name, string help, int min, Func<int> max, string? maxMeaning, params string[] aliases) =>
+        DeclareWhole(new Option<int?>(name, aliases), help, min, max, maxMeaning);
 
-    /// <summary>A whole number (long) of at least <paramref name="min"/>, with a default.</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default.</param>
-    /// <param name="min">The least value.</param>
-    /// <returns>The option.</returns>
-    public static Option<long> WholeLong(string name, string help, long fallback, long min)
-    {
-        var option = new Option<long>(name) { DefaultValueFactory = _ => fallback };
-        string what = string.Create(CultureInfo.InvariantCulture, $"a whole number of at least {min}");
-        return Declare(option, help, token => long.TryParse(token, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long v) && v >= min
-            ? (true, v) : (false, 0L), () => what, () => ["abc", "1.5", "", "99999999999999999999", (min - 1).ToString(CultureInfo.InvariantCulture)]);
-    }
+    /// <summary>A whole number (long) of at least <c>min</c>, with a default.</summary>
+    public static Option<long> WholeLong(string name, string help, long fallback, long min) =>
+        Declare(new Option<long>(name) { DefaultValueFactory = _ => fallback }, help,
+            t => long.TryParse(t, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out long v) && v >= min ? (true, v) : (false, 0L),
+            () => string.Create(CultureInfo.InvariantCulture, $"a whole number of at least {min}"),
+            () => ["abc", "1.5", "", "99999999999999999999", (min - 1).ToString(CultureInfo.InvariantCulture)]);
 
-    /// <summary>A finite number, with a default.</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default.</param>
-    /// <param name="atLeast">The least value, if the bound is inclusive.</param>
-    /// <param name="above">The bound the value must exceed, if exclusive.</param>
-    /// <param name="orZero">Whether 0 (off) is allowed besides the range.</param>
-    /// <param name="unit">What the number counts, for messages ("seconds").</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
+    /// <summary>A finite number, with a default: at least <c>atLeast</c> or above <c>above</c> (or 0 with <c>orZero</c>),
+    /// counting <c>unit</c>.</summary>
     public static Option<double> Number(
-        string name, string help, double fallback, double? atLeast = null, double? above = null, bool orZero = false, string? unit = null, params string[] aliases)
-    {
-        var option = new Option<double>(name, aliases) { DefaultValueFactory = _ => fallback };
-        return DeclareNumber(option, help, atLeast, above, orZero, unit, v => v);
-    }
+        string name, string help, double fallback, double? atLeast = null, double? above = null, bool orZero = false, string? unit = null, params string[] aliases) =>
+        DeclareNumber(new Option<double>(name, aliases) { DefaultValueFactory = _ => fallback }, help, atLeast, above, orZero, unit);
 
-    /// <summary>A finite number without a default value (the command computes one).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text, with what the default is.</param>
-    /// <param name="atLeast">The least value, if the bound is inclusive.</param>
-    /// <param name="above">The bound the value must exceed, if exclusive.</param>
-    /// <param name="unit">What the number counts, for messages.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
+    /// <summary>A finite number without a default (the command computes one).</summary>
     public static Option<double?> OptionalNumber(string name, string help, double? atLeast = null, double? above = null, string? unit = null, params string[] aliases) =>
-        DeclareNumber(new Option<double?>(name, aliases), help, atLeast, above, orZero: false, unit, v => v);
+        DeclareNumber(new Option<double?>(name, aliases), help, atLeast, above, orZero: false, unit);
 
-    /// <summary>One of a few words, with a default (case-sensitive, as typed in the help).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default.</param>
-    /// <param name="choices">The words.</param>
-    /// <returns>The option.</returns>
-    public static Option<string> Choice(string name, string help, string fallback, IReadOnlyList<string> choices)
-    {
-        ArgumentNullException.ThrowIfNull(choices);
-        var option = new Option<string>(name) { DefaultValueFactory = _ => fallback, HelpName = string.Join('|', choices) };
-        return Declare(option, help, token => choices.Contains(token, StringComparer.Ordinal) ? (true, token) : (false, string.Empty),
-            () => "one of " + string.Join(", ", choices), () => ["abc", ""], appendRule: false);
-    }
+    /// <summary>One of a few words (as typed), with a default.</summary>
+    public static Option<string> Choice(string name, string help, string fallback, IReadOnlyList<string> choices) =>
+        Declare(new Option<string>(name) { DefaultValueFactory = _ => fallback, HelpName = string.Join('|', choices) }, help,
+            t => choices.Contains(t, StringComparer.Ordinal) ? (true, t) : (false, string.Empty), () => "one of " + string.Join(", ", choices), () => ["abc", ""], inHelp: false);
 
-    /// <summary>A folder, file or other text that must not be empty; optionally checked further.</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default, or null for none (the value is then null when not given).</param>
-    /// <param name="helpName">The value's name in the help ("folder", "file").</param>
-    /// <param name="check">Returns why a value is refused (a phrase completing "must be ..."), or null when it is fine.</param>
-    /// <param name="refused">Values <paramref name="check"/> refuses, for the tests.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
+    /// <summary>A folder, file or other text that must not be blank; <c>check</c> returns why a value is refused (completing
+    /// "must be ..."), or null, and <c>refused</c> lists values it refuses. Null when not given and <c>fallback</c> is null.</summary>
     public static Option<string?> Text(
         string name, string help, string? fallback, string helpName, Func<string, string?>? check = null, IReadOnlyList<string>? refused = null, params string[] aliases)
     {
@@ -133,59 +72,25 @@ public static class OptionTable
             option.DefaultValueFactory = _ => fallback;
         }
 
-        option.CustomParser = result =>
-        {
-            string token = Token(result);
-            string? problem = string.IsNullOrWhiteSpace(token) ? "a non-empty " + helpName : check?.Invoke(token);
-            return problem is null ? token : Refuse<string?>(result, name, problem, token);
-        };
-        return Register(option, help, ["", " ", .. refused ?? []]);
+        return Declare(option, help, t => (string.IsNullOrWhiteSpace(t) || check?.Invoke(t) is not null) ? (false, null) : (true, t),
+            () => "a non-blank " + helpName, () => ["", " ", .. refused ?? []], inHelp: false, why: t => string.IsNullOrWhiteSpace(t) ? null : check?.Invoke(t));
     }
 
-    /// <summary>A results subfolder name: letters, digits, '-', '_', '.', not "." or ".." (see
-    /// <see cref="Reports.ResultsFolder.ValidateName"/>).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default, or null for none.</param>
-    /// <returns>The option.</returns>
+    /// <summary>A results subfolder name: letters, digits, '-', '_', '.', not "." or "..".</summary>
     public static Option<string?> FolderName(string name, string help, string? fallback) =>
-        Text(name, help, fallback, "folder",
-            v => v is "." or ".." || !v.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.') ? "a plain folder name (letters, digits, '-', '_', '.')" : null,
-            ["a/b", "..", "x y"]);
+        Text(name, help, fallback, "folder", v => IsPlainName(v) ? null : "a plain folder name (letters, digits, '-', '_', '.')", ["a/b", "..", "x y"]);
 
     /// <summary>A switch (no value).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <returns>The option.</returns>
-    public static Option<bool> Flag(string name, string help) => Register(new Option<bool>(name), help, []);
+    public static Option<bool> Flag(string name, string help) => Register(new Option<bool>(name) { Description = help }, () => []);
 
-    /// <summary>
-    /// A list of known names (programs, schemes, strategies), space- or comma-separated
-    /// (<c>--programs quicksort,mergesort</c> or <c>--programs quicksort mergesort</c>), each checked against the known
-    /// names so that a typo fails with the list of valid names; no name twice, at least one.
-    /// </summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text (the known names are appended).</param>
-    /// <param name="defaults">The default names.</param>
-    /// <param name="kind">What the names are, for messages ("program").</param>
-    /// <param name="isKnown">Whether a name is valid.</param>
-    /// <param name="known">The valid names, for messages.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
+    /// <summary>Known names (programs, schemes), space- or comma-separated, each checked against <c>known</c>; at least
+    /// one, none twice. A typo fails with the list of valid names.</summary>
     public static Option<string[]> Names(
         string name, string help, IReadOnlyList<string> defaults, string kind, Func<string, bool> isKnown, IReadOnlyList<string> known, params string[] aliases)
     {
-        ArgumentNullException.ThrowIfNull(defaults);
-        ArgumentNullException.ThrowIfNull(isKnown);
-        ArgumentNullException.ThrowIfNull(known);
         string names = string.Join(", ", known);
         return List(name, $"{help} Known: {names}.", [.. defaults], kind + "s", aliases, (values, addError) =>
         {
-            if (values.Length == 0)
-            {
-                addError($"{name} needs at least one {kind}. Known: {names}.");
-            }
-
             foreach (string value in values.Where(v => !isKnown(v)))
             {
                 addError($"Unknown {kind} '{value}' in {name}. Known: {names}.");
@@ -195,28 +100,13 @@ public static class OptionTable
             {
                 addError($"{kind} '{repeated}' is given twice in {name}.");
             }
-        }, ["abc", "", ","]);
+        }, ["abc", ","]);
     }
 
-    /// <summary>A list of whole numbers from <paramref name="min"/> to <paramref name="max"/> (space- or comma-separated).</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text, with what the default is.</param>
-    /// <param name="fallback">The default numbers, or null for none (the value is then null when not given).</param>
-    /// <param name="min">The least value.</param>
-    /// <param name="max">The greatest value, read when the option is given.</param>
-    /// <param name="maxMeaning">What the greatest value is, for messages (e.g. "the allowed CPUs").</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <returns>The option.</returns>
+    /// <summary>Whole numbers from <c>min</c> to <c>max</c>, space- or comma-separated; null when not given and <c>fallback</c> is null.</summary>
     public static Option<int[]> WholeList(string name, string help, int[]? fallback, int min, Func<int> max, string? maxMeaning, params string[] aliases)
     {
-        ArgumentNullException.ThrowIfNull(max);
-        Func<string, (bool Ok, int Value)> rule = WholeRule(min, max);
-        var option = new Option<int[]>(name, aliases)
-        {
-            AllowMultipleArgumentsPerToken = true,
-            Arity = ArgumentArity.OneOrMore,
-            HelpName = "counts",
-        };
+        var option = new Option<int[]>(name, aliases) { AllowMultipleArgumentsPerToken = true, Arity = ArgumentArity.OneOrMore, HelpName = "counts", Description = help };
         if (fallback is not null)
         {
             option.DefaultValueFactory = _ => fallback;
@@ -225,37 +115,25 @@ public static class OptionTable
         option.CustomParser = result =>
         {
             string[] parts = Split(result);
-            string? bad = parts.Length == 0 ? string.Join(',', result.Tokens.Select(t => t.Value)) : parts.FirstOrDefault(p => !rule(p).Ok);
-            return bad is null ? [.. parts.Select(p => rule(p).Value)] : Refuse<int[]>(result, name, RangeText(min, max, maxMeaning, "a list of whole numbers"), bad);
+            string? bad = parts.Length == 0 ? string.Join(',', result.Tokens.Select(t => t.Value)) : parts.FirstOrDefault(p => WholeIn(p, min, max) is null);
+            return bad is null ? [.. parts.Select(p => WholeIn(p, min, max)!.Value)] : Refuse<int[]>(result, name, RangeText(min, max, maxMeaning, "a list of whole numbers"), bad);
         };
-        return Register(option, help, ["abc", "", "1,abc", (min - 1).ToString(CultureInfo.InvariantCulture), "99999999999"]);
+        return Register(option, () => ["abc", "", "1,abc", (min - 1).ToString(CultureInfo.InvariantCulture), "99999999999"]);
     }
 
-    /// <summary>A list of words (space- or comma-separated), each checked by <paramref name="validate"/>.</summary>
-    /// <param name="name">The option's name.</param>
-    /// <param name="help">Help text.</param>
-    /// <param name="fallback">The default words.</param>
-    /// <param name="helpName">The value's name in the help.</param>
-    /// <param name="aliases">Short aliases.</param>
-    /// <param name="validate">Adds an error line (through its second argument) for each problem of the list.</param>
-    /// <param name="refused">Values the validation refuses, for the tests (the empty value is always among them).</param>
-    /// <returns>The option.</returns>
+    /// <summary>Words, space- or comma-separated, at least one; <c>validate</c> adds an error (its second argument) per
+    /// problem, and <c>refused</c> lists values it refuses.</summary>
     public static Option<string[]> List(
         string name, string help, string[] fallback, string helpName, string[] aliases, Action<string[], Action<string>> validate, IReadOnlyList<string> refused)
     {
-        ArgumentNullException.ThrowIfNull(validate);
         var option = new Option<string[]>(name, aliases)
         {
-            AllowMultipleArgumentsPerToken = true,
-            Arity = ArgumentArity.OneOrMore,
-            CustomParser = Split,
-            DefaultValueFactory = _ => fallback,
-            HelpName = helpName,
+            AllowMultipleArgumentsPerToken = true, Arity = ArgumentArity.OneOrMore, CustomParser = Split, DefaultValueFactory = _ => fallback, HelpName = helpName, Description = help,
         };
         option.Validators.Add(result =>
         {
             string[] values = result.GetValueOrDefault<string[]>() ?? [];
-            if (values.Length == 0 && result.Tokens.Count > 0)
+            if (values.Length == 0)
             {
                 result.AddError($"{name} must name at least one {helpName.TrimEnd('s')}, not '{string.Join(' ', result.Tokens.Select(t => t.Value))}'.");
                 return;
@@ -263,94 +141,59 @@ public static class OptionTable
 
             validate(values, result.AddError);
         });
-        return Register(option, help, ["", .. refused]);
+        return Register(option, () => ["", .. refused]);
     }
 
-    /// <summary>The values an option made here must refuse (unparsable, out of range, empty), or null for an option
-    /// made outside this table.</summary>
-    /// <param name="option">The option.</param>
-    /// <returns>The values, or null.</returns>
-    public static IReadOnlyList<string>? RefusedValues(Option option)
-    {
-        ArgumentNullException.ThrowIfNull(option);
-        return s_refused.TryGetValue(option, out var refused) ? refused() : null;
-    }
+    /// <summary>The values an option made here must refuse (unparsable, out of range, empty); null for an option made elsewhere.</summary>
+    public static IReadOnlyList<string>? RefusedValues(Option option) => s_refused.TryGetValue(option, out var refused) ? refused() : null;
 
-    /// <summary>Splits every token on commas, dropping empty parts.</summary>
-    /// <param name="result">The tokens.</param>
-    /// <returns>The parts.</returns>
+    /// <summary>Whether a name is a plain folder name (letters, digits, '-', '_', '.'; not "." or "..").</summary>
+    public static bool IsPlainName(string name) =>
+        name.Length > 0 && name is not ("." or "..") && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.');
+
+    /// <summary>Every token split on commas, empty parts dropped.</summary>
     internal static string[] Split(ArgumentResult result) =>
         [.. result.Tokens.SelectMany(t => t.Value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))];
 
+    // The one parser of every single-valued option: the last token through the rule, or one error line naming the
+    // option, what it must be (or why, from a check), and the token.
     private static Option<T> Declare<T>(
-        Option<T> option, string help, Func<string, (bool Ok, T Value)> rule, Func<string> what, Func<IReadOnlyList<string>> refused, bool appendRule = true)
+        Option<T> option, string help, Func<string, (bool Ok, T Value)> rule, Func<string> what, Func<IReadOnlyList<string>> refused, bool inHelp = true,
+        Func<string, string?>? why = null, string? helpRange = null)
     {
         option.CustomParser = result =>
         {
-            string token = Token(result);
+            string token = result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
             (bool ok, T value) = rule(token);
-            return ok ? value : Refuse<T>(result, option.Name, what(), token);
+            return ok ? value : Refuse<T>(result, option.Name, why?.Invoke(token) ?? what(), token);
         };
-        option.Description = appendRule ? $"{help} ({what()})" : help;
-        s_refused.AddOrUpdate(option, refused);
-        return option;
+        option.Description = inHelp ? $"{help} ({helpRange ?? what()})" : help;
+        return Register(option, refused);
     }
 
-    private static Option<T> DeclareWhole<T>(Option<T> option, string help, int min, Func<int> max, string? maxMeaning, Func<int, T> wrap)
-    {
-        Func<string, (bool Ok, int Value)> rule = WholeRule(min, max);
-        // The help states the bound by its meaning when it depends on the machine: the help must not detect the machine.
-        string helpText = maxMeaning is null ? $"{help} ({RangeText(min, max, null)})"
-            : string.Create(CultureInfo.InvariantCulture, $"{help} (a whole number from {min} to {maxMeaning})");
-        Declare(option, help, token => rule(token) is (true, int v) ? (true, wrap(v)) : (false, default!), () => RangeText(min, max, maxMeaning), WholeRefused(min, max), appendRule: false);
-        option.Description = helpText;
-        return option;
-    }
-
-    private static Option<T> DeclareNumber<T>(Option<T> option, string help, double? atLeast, double? above, bool orZero, string? unit, Func<double, T> wrap)
-    {
-        string bound = (atLeast, above) switch
+    private static Option<T> DeclareWhole<T>(Option<T> option, string help, int min, Func<int> max, string? maxMeaning) =>
+        Declare(option, help, t => WholeIn(t, min, max) is { } v ? (true, (T)(object)v) : (false, default!), () => RangeText(min, max, maxMeaning), () =>
         {
-            ({ } a, _) => string.Create(CultureInfo.InvariantCulture, $" of at least {a}"),
-            (_, { } b) => string.Create(CultureInfo.InvariantCulture, $" above {b}"),
-            _ => string.Empty,
-        };
-        string what = (orZero ? "0 (off) or " : string.Empty) + $"a number{(unit is null ? "" : " of " + unit)}{bound}";
+            List<string> values = ["abc", "1.5", "", "99999999999"];
+            values.AddRange(min > int.MinValue ? [(min - 1).ToString(CultureInfo.InvariantCulture)] : []);
+            values.AddRange(max() < int.MaxValue ? [(max() + 1L).ToString(CultureInfo.InvariantCulture)] : []);
+            return values;
+        }, helpRange: maxMeaning is null ? null : string.Create(CultureInfo.InvariantCulture, $"a whole number from {min} to {maxMeaning}")); // the help never detects the machine
+
+    private static Option<T> DeclareNumber<T>(Option<T> option, string help, double? atLeast, double? above, bool orZero, string? unit)
+    {
+        string bound = atLeast is { } a ? $" of at least {a.ToString(CultureInfo.InvariantCulture)}" : above is { } b ? $" above {b.ToString(CultureInfo.InvariantCulture)}" : "";
+        string what = (orZero ? "0 (off) or " : "") + $"a number{(unit is null ? "" : " of " + unit)}{bound}";
         bool Valid(double v) => double.IsFinite(v) && v <= TimeSpan.MaxValue.TotalSeconds / 2
-            && ((orZero && v == 0) || ((atLeast is not { } a || v >= a) && (above is not { } b || v > b)));
-        List<string> refused = ["abc", "", "NaN", "Infinity"];
-        if (atLeast is { } least)
-        {
-            refused.Add((least - 1).ToString(CultureInfo.InvariantCulture));
-        }
-
-        if (above is { } floor)
-        {
-            refused.Add(floor.ToString(CultureInfo.InvariantCulture));
-        }
-
-        return Declare(option, help, token => double.TryParse(token, NumberStyles.Float, CultureInfo.InvariantCulture, out double v) && Valid(v)
-            ? (true, wrap(v)) : (false, default!), () => what, () => refused);
+            && ((orZero && v == 0) || ((atLeast is not { } least || v >= least) && (above is not { } floor || v > floor)));
+        string[] refused = ["abc", "", "NaN", "Infinity", .. atLeast is { } l ? [(l - 1).ToString(CultureInfo.InvariantCulture)] : Array.Empty<string>(),
+            .. above is { } f ? [f.ToString(CultureInfo.InvariantCulture)] : Array.Empty<string>()];
+        return Declare(option, help, t => double.TryParse(t, NumberStyles.Float, CultureInfo.InvariantCulture, out double v) && Valid(v)
+            ? (true, (T)(object)v) : (false, default!), () => what, () => refused);
     }
 
-    private static Func<string, (bool Ok, int Value)> WholeRule(int min, Func<int> max) => token =>
-        int.TryParse(token, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int v) && v >= min && v <= max() ? (true, v) : (false, 0);
-
-    private static Func<IReadOnlyList<string>> WholeRefused(int min, Func<int> max) => () =>
-    {
-        var values = new List<string> { "abc", "1.5", "", "99999999999" };
-        if (min > int.MinValue)
-        {
-            values.Add((min - 1).ToString(CultureInfo.InvariantCulture));
-        }
-
-        if (max() < int.MaxValue)
-        {
-            values.Add((max() + 1L).ToString(CultureInfo.InvariantCulture));
-        }
-
-        return values;
-    };
+    private static int? WholeIn(string token, int min, Func<int> max) =>
+        int.TryParse(token, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int v) && v >= min && v <= max() ? v : null;
 
     private static string RangeText(int min, Func<int> max, string? maxMeaning, string noun = "a whole number") => (min, max(), maxMeaning) switch
     {
@@ -360,18 +203,15 @@ public static class OptionTable
         (_, int top, string meaning) => string.Create(CultureInfo.InvariantCulture, $"{noun} from {min} to {top} ({meaning})"),
     };
 
-    private static string Token(ArgumentResult result) => result.Tokens.Count > 0 ? result.Tokens[^1].Value : string.Empty;
-
     private static T Refuse<T>(ArgumentResult result, string name, string what, string token)
     {
         result.AddError($"{name} must be {what}, not '{token}'.");
         return default!;
     }
 
-    private static Option<T> Register<T>(Option<T> option, string help, IReadOnlyList<string> refused)
+    private static Option<T> Register<T>(Option<T> option, Func<IReadOnlyList<string>> refused)
     {
-        option.Description = help;
-        s_refused.AddOrUpdate(option, () => refused);
+        s_refused.AddOrUpdate(option, refused);
         return option;
     }
 }

@@ -32,13 +32,8 @@ public static class SimulateCommand
         var measured = OptionTable.Text("--measured", "Validate mode: the measured results root (scalability/ and the cyclic folders); the core count is the measured one.",
             CommonOptions.ReferenceRoot, "folder");
         var validateFolders = OptionTable.List("--validate-folders", "Validate mode: measured cyclic/symmetric folders to compare.", [.. SimulationValidation.DefaultFolders], "folders", [],
-            (values, addError) =>
-            {
-                foreach (string bad in values.Where(v => v is "." or ".." || !v.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.')))
-                {
-                    addError($"--validate-folders must name plain folders (letters, digits, '-', '_', '.'), not '{bad}'.");
-                }
-            }, ["a/b", ".."]);
+            (values, addError) => Array.ForEach([.. values.Where(v => !OptionTable.IsPlainName(v))],
+                bad => addError($"--validate-folders must name plain folders (letters, digits, '-', '_', '.'), not '{bad}'.")), ["a/b", ".."]);
         var traceDir = OptionTable.Text("--trace-dir", "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", "traces/thesis", "folder", aliases: "-t");
         var programs = OptionTable.Names("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");

@@ -71,7 +71,7 @@ public sealed record RunObservation(int Workers, TimeSpan Elapsed, TimeSpan CpuT
 
 /// <summary>
 /// Split, execute and merge time summed over every task at one recursion level, with how many times each phase
-/// ran there: the per-level view of the skeleton's <see cref="PhaseAggregator"/>.
+/// ran there: the per-level view of a recorded run (or of the skeleton's <see cref="PhaseAggregator"/>).
 /// </summary>
 /// <param name="Level">Recursion depth (the root is 0).</param>
 /// <param name="Split">Summed split time at this level.</param>
