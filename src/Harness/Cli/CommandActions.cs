@@ -123,6 +123,15 @@ public static class CommandActions
             text += " (" + inner.Message + ")";
         }
 
+        return OneLine(text);
+    }
+
+    /// <summary>A message on one line (its lines joined by spaces).</summary>
+    /// <param name="text">The message.</param>
+    /// <returns>The line.</returns>
+    public static string OneLine(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
         return string.Join(' ', text.Split(['\r', '\n'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
     }
 }

@@ -1,5 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
 using DivCon.Harness.Machine;
 using DivCon.Harness.Workload;
 using DivCon.Programs;
@@ -30,53 +29,22 @@ public sealed class CommonOptions
     public CommonOptions(CliHost host, IReadOnlyList<string> defaultPrograms)
     {
         ArgumentNullException.ThrowIfNull(host);
-        Programs = NameListOption.Create("--programs", "Programs to run (space- or comma-separated).", defaultPrograms, "program",
+        Programs = OptionTable.Names("--programs", "Programs to run (space- or comma-separated).", defaultPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
-        Size = new Option<string>("--size")
-        {
-            Description = "Problem size preset: quick (seconds) or thesis (the thesis's sizes, minutes).",
-            DefaultValueFactory = _ => "quick",
-            HelpName = "quick|thesis",
-        };
-        Size.AcceptOnlyFromAmong("quick", "thesis");
-        Sizes = new Option<string[]>("--sizes")
-        {
-            Description = "Explicit sizes overriding the preset, as program=size (e.g. quicksort=1000000 strassen=512).",
-            AllowMultipleArgumentsPerToken = true,
-            CustomParser = NameListOption.Split,
-            DefaultValueFactory = _ => [],
-            HelpName = "program=size",
-        };
-        Sizes.Validators.Add(result =>
-        {
-            foreach (string error in SizeArguments.Errors(result.GetValueOrDefault<string[]>() ?? []))
+        Size = OptionTable.Choice("--size", "Problem size preset: quick (seconds) or thesis (the thesis's sizes, minutes).", "quick", ["quick", "thesis"]);
+        Sizes = OptionTable.List("--sizes", "Explicit sizes overriding the preset, as program=size (e.g. quicksort=1000000 strassen=512).", [], "program=size", [],
+            (values, addError) =>
             {
-                result.AddError(error);
-            }
-        });
-        Seed = new Option<int>("--seed") { Description = "Seed of the programs' input data.", DefaultValueFactory = _ => ProgramCatalog.DefaultSeed };
-        Workers = new Option<int?>("--workers", "-w") { Description = "CPUs (workers) to use, 1 to the allowed CPU count. [default: all allowed CPUs]" };
-        Workers.Validators.Add(result =>
-        {
-            int? workers = result.GetValueOrDefault<int?>();
-            if (workers is { } w && (w < 1 || w > host.Machine.CpuCount))
-            {
-                result.AddError(string.Create(CultureInfo.InvariantCulture, $"--workers must be between 1 and {host.Machine.CpuCount} (the allowed CPUs), not {w}."));
-            }
-        });
-        Out = new Option<string>("--out", "-o")
-        {
-            Description = $"Results root folder; each experiment writes a subfolder. Reference results: --out {ReferenceRoot}. [default: {AdHocRoot} (ad-hoc, ignored by git)]",
-            HelpName = "folder",
-        };
-        Out.Validators.Add(result =>
-        {
-            if (string.IsNullOrWhiteSpace(result.GetValueOrDefault<string>()))
-            {
-                result.AddError("--out must name a folder.");
-            }
-        });
-        NoVerify = new Option<bool>("--no-verify") { Description = "Skip checking the programs' results after each scheme/sweep (verification is never timed)." };
+                foreach (string error in SizeArguments.Errors(values))
+                {
+                    addError(error);
+                }
+            }, ["quicksort", "quicksort=-5", "heapsort=100"]);
+        Seed = OptionTable.Whole("--seed", "Seed of the programs' input data.", ProgramCatalog.DefaultSeed, int.MinValue);
+        Workers = OptionTable.OptionalWhole("--workers", "CPUs (workers) to use. [default: all allowed CPUs]", 1, () => host.Machine.CpuCount, "the allowed CPUs", "-w");
+        Out = OptionTable.Text("--out", $"Results root folder; each experiment writes a subfolder. Reference results: --out {ReferenceRoot}. [default: {AdHocRoot} (ad-hoc, ignored by git)]",
+            null, "folder", aliases: "-o");
+        NoVerify = OptionTable.Flag("--no-verify", "Skip checking the programs' results after each scheme/sweep (verification is never timed).");
     }
 
     /// <summary>--programs / -p.</summary>
@@ -95,7 +63,7 @@ public sealed class CommonOptions
     public Option<int?> Workers { get; }
 
     /// <summary>--out / -o.</summary>
-    public Option<string> Out { get; }
+    public Option<string?> Out { get; }
 
     /// <summary>--no-verify.</summary>
     public Option<bool> NoVerify { get; }

@@ -43,17 +43,8 @@ public static class CyclicCommand
     {
         var common = new CommonOptions(host, programs);
         var schemeOptions = new SchemeOptions(schemes, defaultRuns, $"{quickSeconds} s at quick size, {thesisSeconds} s at thesis size");
-        var nameOption = new Option<string>("--name") { Description = "Results subfolder (and workload name).", DefaultValueFactory = _ => folder, HelpName = "folder" };
-        nameOption.Validators.Add(r =>
-        {
-            string value = r.GetValueOrDefault<string>() ?? string.Empty;
-            if (value.Length == 0 || value is "." or ".." || !value.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.'))
-            {
-                r.AddError($"--name '{value}' must be a plain folder name (letters, digits, '-', '_', '.').");
-            }
-        });
-        var repeat = new Option<int>("--repeat") { Description = "Repeat the whole test; system metrics then get intervals across repetitions (folders <name>-rep1.., summary in <name>).", DefaultValueFactory = _ => 1 };
-        repeat.Validators.Add(r => SweepOptions.AtLeast(r, "--repeat", 1));
+        var nameOption = OptionTable.FolderName("--name", "Results subfolder (and workload name).", folder);
+        var repeat = OptionTable.Whole("--repeat", "Repeat the whole test; system metrics then get intervals across repetitions (folders <name>-rep1.., summary in <name>).", 1, 1);
         var command = new Command(name, description);
         common.AddTo(command);
         schemeOptions.AddTo(command);

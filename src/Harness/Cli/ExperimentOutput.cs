@@ -51,7 +51,18 @@ public static class ExperimentOutput
         catch (Exception e)
         {
             await WriteWarningsAsync(host, warnings).ConfigureAwait(false);
-            string? partial = staged.KeepPartial(e is OperationCanceledException ? "cancelled." : CommandActions.OneLine(e));
+            string? partial;
+            try
+            {
+                partial = staged.KeepPartial(e is OperationCanceledException ? "cancelled." : CommandActions.OneLine(e));
+            }
+            catch (Exception keep) when (keep is IOException or UnauthorizedAccessException)
+            {
+                // The run's own failure is the error to report (it is rethrown below); this one is its consequence.
+                partial = null;
+                await host.Error.WriteLineAsync($"warning: could not keep the partial results in {staged.StagingPath}: {CommandActions.OneLine(keep)}").ConfigureAwait(false);
+            }
+
             if (partial is not null)
             {
                 await host.Error.WriteLineAsync($"Partial results (what completed before the run ended): {partial}").ConfigureAwait(false);

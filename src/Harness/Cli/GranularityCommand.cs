@@ -21,15 +21,7 @@ public static class GranularityCommand
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
         var sweep = new SweepOptions(defaultRuns: 10);
-        var maxExponent = new Option<int>("--max-exponent") { Description = "Finest granularity 2^-k of the problem.", DefaultValueFactory = _ => GranularityLadder.DefaultMaxExponent, HelpName = "k" };
-        maxExponent.Validators.Add(r =>
-        {
-            int k = r.GetValueOrDefault<int>();
-            if (k is < 0 or > 30)
-            {
-                r.AddError($"--max-exponent must be between 0 and 30, not {k}.");
-            }
-        });
+        var maxExponent = OptionTable.Whole("--max-exponent", "Finest granularity 2^-k of the problem.", GranularityLadder.DefaultMaxExponent, 0, 30);
         var command = new Command("granularity", "Time vs granularity (whole problem down to 2^-k of it) per program, alone on all workers.");
         common.AddTo(command);
         sweep.AddTo(command);

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Invocation;
 
 namespace DivCon.Harness.Cli;
 
@@ -55,7 +56,17 @@ public static class HarnessCli
         // No command (nothing, or options only such as --out x): the demo. The root keeps --help and --version.
         bool demo = args.Length == 0 || (args[0].StartsWith('-') && args[0] is not ("-h" or "--help" or "-?" or "/?" or "/h" or "--version"));
         string[] effective = demo ? ["demo", .. args] : args;
+        ParseResult parse = Build(host).Parse(effective);
+        if (parse.Action is ParseErrorAction)
+        {
+            // Every parse error (an option's value, an unknown option or command) is one line on the error writer,
+            // as every other bad input is, and never the help on the output.
+            string message = string.Join(' ', parse.Errors.Select(e => CommandActions.OneLine(e.Message)).Distinct(StringComparer.Ordinal));
+            host.Error.WriteLine($"error: {message}");
+            return Task.FromResult(CommandActions.BadInput);
+        }
+
         var configuration = new InvocationConfiguration { Output = host.Output, Error = host.Error };
-        return Build(host).Parse(effective).InvokeAsync(configuration, cancellationToken);
+        return parse.InvokeAsync(configuration, cancellationToken);
     }
 }

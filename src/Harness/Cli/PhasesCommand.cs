@@ -10,7 +10,7 @@ using Spectre.Console;
 namespace DivCon.Harness.Cli;
 /// <summary>
 /// <c>phases</c>: cumulative split / execute / merge time per recursion level of each program (thesis 7.3,
-/// figure 7.5), from the skeleton's <see cref="PhaseAggregator"/> observer, averaged over a few runs alone on all
+/// figure 7.5), from each run's recorded task tree (own work per phase, see <see cref="Measurement.PhaseLevelTimes.From(DivCon.Skeletons.Tracing.TaskTree)"/>), averaged over a few runs alone on all
 /// workers at automatic granularity, and on one worker for the performance model (work, overhead, idle, work
 /// inflation, T_P against max(T_1/P, T_∞)).
 /// </summary>

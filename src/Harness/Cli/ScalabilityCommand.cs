@@ -44,23 +44,10 @@ public static class ScalabilityCommand
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
         var sweep = new SweepOptions(defaultRuns: 10);
-        var cores = new Option<int[]>("--cores")
-        {
-            Description = "Core counts to measure. [default: 1..min(N,16), then powers of two and N]",
-            AllowMultipleArgumentsPerToken = true,
-            CustomParser = r => NameListOption.Split(r).Select(t => int.TryParse(t, NumberStyles.None, CultureInfo.InvariantCulture, out int c) ? c : -1).ToArray(),
-            HelpName = "counts",
-        };
-        cores.Validators.Add(r =>
-        {
-            foreach (int c in (r.GetValueOrDefault<int[]>() ?? []).Where(c => c < 1 || c > host.Machine.CpuCount))
-            {
-                r.AddError(string.Create(CultureInfo.InvariantCulture, $"--cores: every count must be a whole number from 1 to {host.Machine.CpuCount} (got {(c < 0 ? "a non-number" : c.ToString(CultureInfo.InvariantCulture))})."));
-            }
-        });
-        var allocations = NameListOption.Create("--allocation", "CPU allocation strategies (profiles use contiguous).", ["contiguous", "dispersed"], "strategy",
+        var cores = OptionTable.WholeList("--cores", "Core counts to measure. [default: 1..min(N,16), then powers of two and N]", null, 1, () => host.Machine.CpuCount, "the allowed CPUs");
+        var allocations = OptionTable.Names("--allocation", "CPU allocation strategies (profiles use contiguous).", ["contiguous", "dispersed"], "strategy",
             n => s_strategies.Contains(n, StringComparer.OrdinalIgnoreCase), s_strategies);
-        var profiles = new Option<string?>("--profiles") { Description = $"Profile store to update. [default: <out>/profiles.json, i.e. {CommonOptions.AdHocRoot}/profiles.json without --out]", HelpName = "file" };
+        var profiles = OptionTable.Text("--profiles", $"Profile store to update. [default: <out>/profiles.json, i.e. {CommonOptions.AdHocRoot}/profiles.json without --out]", null, "file");
         var command = new Command("scalability", "Speedup vs workers on the affinity scheduler, contiguous vs dispersed CPUs; stores scalability profiles.");
         common.AddTo(command);
         sweep.AddTo(command);

@@ -16,65 +16,25 @@ public sealed class SchemeOptions
     /// <param name="durationHelp">What the default duration is, for the help text.</param>
     public SchemeOptions(IReadOnlyList<string> defaultSchemes, int defaultRuns, string durationHelp)
     {
-        Schemes = NameListOption.Create("--schemes", "Multiprogramming schemes to compare (space- or comma-separated).", defaultSchemes, "scheme",
+        Schemes = OptionTable.Names("--schemes", "Multiprogramming schemes to compare (space- or comma-separated).", defaultSchemes, "scheme",
             n => SchemeRegistry.TryFind(n, out _), SchemeRegistry.SelectableNames, "-s");
-        Duration = new Option<double?>("--duration", "-d") { Description = $"Seconds each scheme's cyclic test restarts programs, in all (split evenly over --rounds). [default: {durationHelp}]", HelpName = "seconds" };
-        Duration.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<double?>() is { } seconds && !(seconds > 0 && seconds <= TimeSpan.MaxValue.TotalSeconds / 2))
-            {
-                result.AddError(string.Create(CultureInfo.InvariantCulture, $"--duration must be a positive number of seconds, not {seconds}."));
-            }
-        });
-        Runs = new Option<int>("--runs", "-r") { Description = "Isolated (single-program) runs per program for C_SP, spread over the rounds (at least one per round).", DefaultValueFactory = _ => defaultRuns };
-        Runs.Validators.Add(result => Positive(result, "--runs"));
-        Warmup = new Option<int>("--warmup") { Description = "Unrecorded isolated runs per program (in the warm-up round, or before the first recorded ones without one).", DefaultValueFactory = _ => 1 };
-        Warmup.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<int>() < 0)
-            {
-                result.AddError("--warmup cannot be negative.");
-            }
-        });
-        Rounds = new Option<int>("--rounds")
-        {
-            Description = "Measured rounds: every round runs the isolated runs and every scheme for duration/rounds, in an order rotated each round; "
-                + "ANTT/STP/MNTT get intervals across rounds and a ranking is stated only where they separate.",
-            DefaultValueFactory = _ => DefaultRounds,
-        };
-        Rounds.Validators.Add(result => Positive(result, "--rounds"));
-        WarmupSeconds = new Option<double?>("--warmup-seconds")
-        {
-            Description = string.Create(CultureInfo.InvariantCulture,
-                $"Each scheme's cyclic test in the uncounted warm-up round (every program alone and under every scheme before any measured round); 0 for none. [default: duration/rounds, at most {MaxDefaultWarmupSeconds} s]"),
-            HelpName = "seconds",
-        };
-        WarmupSeconds.Validators.Add(result =>
-        {
-            if (result.GetValueOrDefault<double?>() is { } seconds && !(seconds >= 0 && seconds <= TimeSpan.MaxValue.TotalSeconds / 2))
-            {
-                result.AddError(string.Create(CultureInfo.InvariantCulture, $"--warmup-seconds must be a non-negative number of seconds, not {seconds}."));
-            }
-        });
-        Profiles = new Option<string?>("--profiles")
-        {
-            Description = $"Scalability profile store (JSON) of the partitioning schemes; quick profiles measured for missing programs are added to it. [default: <out>/profiles.json; without --out, {CommonOptions.AdHocRoot}/profiles.json, falling back to {CommonOptions.ReferenceRoot}/profiles.json for reading]",
-            HelpName = "file",
-        };
-        ProfileFallback = new Option<string>("--profile-fallback")
-        {
-            Description = "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.",
-            DefaultValueFactory = _ => "measure",
-            HelpName = "measure|unit",
-        };
-        ProfileFallback.AcceptOnlyFromAmong("measure", "unit");
-        RebalanceMilliseconds = new Option<int>("--rebalance-ms") { Description = "Rebalancing interval of the dynamic schemes, in milliseconds.", DefaultValueFactory = _ => 100 };
-        RebalanceMilliseconds.Validators.Add(result => Positive(result, "--rebalance-ms"));
-        NoLending = new Option<bool>("--no-lending") { Description = "Multiprogram schemes: never lend an idle worker to another program (strict partitions)." };
-        NoStandby = new Option<bool>("--no-standby")
-        {
-            Description = "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).",
-        };
+        Duration = OptionTable.OptionalNumber("--duration", $"Seconds each scheme's cyclic test restarts programs, in all (split evenly over --rounds). [default: {durationHelp}]",
+            above: 0, unit: "seconds", aliases: "-d");
+        Runs = OptionTable.Whole("--runs", "Isolated (single-program) runs per program for C_SP, spread over the rounds (at least one per round).", defaultRuns, 1, aliases: "-r");
+        Warmup = OptionTable.Whole("--warmup", "Unrecorded isolated runs per program (in the warm-up round, or before the first recorded ones without one).", 1, 0);
+        Rounds = OptionTable.Whole("--rounds", "Measured rounds: every round runs the isolated runs and every scheme for duration/rounds, in an order rotated each round; "
+            + "ANTT/STP/MNTT get intervals across rounds and a ranking is stated only where they separate.", DefaultRounds, 1);
+        WarmupSeconds = OptionTable.OptionalNumber("--warmup-seconds", string.Create(CultureInfo.InvariantCulture,
+            $"Each scheme's cyclic test in the uncounted warm-up round (every program alone and under every scheme before any measured round); 0 for none. [default: duration/rounds, at most {MaxDefaultWarmupSeconds} s]"),
+            atLeast: 0, unit: "seconds");
+        Profiles = OptionTable.Text("--profiles",
+            $"Scalability profile store (JSON) of the partitioning schemes; quick profiles measured for missing programs are added to it. [default: <out>/profiles.json; without --out, {CommonOptions.AdHocRoot}/profiles.json, falling back to {CommonOptions.ReferenceRoot}/profiles.json for reading]",
+            null, "file");
+        ProfileFallback = OptionTable.Choice("--profile-fallback", "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.", "measure", ["measure", "unit"]);
+        RebalanceMilliseconds = OptionTable.Whole("--rebalance-ms", "Rebalancing interval of the dynamic schemes, in milliseconds.", 100, 1);
+        NoLending = OptionTable.Flag("--no-lending", "Multiprogram schemes: never lend an idle worker to another program (strict partitions).");
+        NoStandby = OptionTable.Flag("--no-standby",
+            "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).");
     }
 
     /// <summary>Default of --rounds.</summary>
@@ -171,15 +131,6 @@ public sealed class SchemeOptions
             // An ad-hoc run (no --out, no --profiles) reads the committed profiles but never writes them.
             ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
         };
-    }
-
-    private static void Positive(System.CommandLine.Parsing.OptionResult result, string name)
-    {
-        int value = result.GetValueOrDefault<int>();
-        if (value < 1)
-        {
-            result.AddError(string.Create(CultureInfo.InvariantCulture, $"{name} must be at least 1, not {value}."));
-        }
     }
 }
 

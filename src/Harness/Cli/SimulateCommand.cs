@@ -19,88 +19,50 @@ namespace DivCon.Harness.Cli;
 /// </summary>
 public static class SimulateCommand
 {
+    /// <summary>The most simulated cores, instances, recording workers or extra pool threads an option accepts.</summary>
+    public const int MaxSimulated = 4096;
+
     /// <summary>Builds the command.</summary>
     /// <param name="host">The host.</param>
     /// <returns>The command.</returns>
     public static Command Create(CliHost host)
     {
         ArgumentNullException.ThrowIfNull(host);
-        var mode = new Option<string>("--mode") { Description = "cyclic, symmetric, scalability or validate.", DefaultValueFactory = _ => "cyclic", HelpName = "mode" };
-        mode.AcceptOnlyFromAmong("cyclic", "symmetric", "scalability", "validate");
-        var measured = new Option<string>("--measured")
-        {
-            Description = "Validate mode: the measured results root (scalability/ and the cyclic folders); the core count is the measured one.",
-            DefaultValueFactory = _ => CommonOptions.ReferenceRoot,
-            HelpName = "folder",
-        };
-        var validateFolders = new Option<string[]>("--validate-folders")
-        {
-            Description = "Validate mode: measured cyclic/symmetric folders to compare.",
-            DefaultValueFactory = _ => [.. SimulationValidation.DefaultFolders],
-            AllowMultipleArgumentsPerToken = true,
-            HelpName = "folder,...",
-        };
-        var traceDir = new Option<string>("--trace-dir", "-t") { Description = "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", DefaultValueFactory = _ => "traces/thesis", HelpName = "folder" };
-        var programs = NameListOption.Create("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
+        var mode = OptionTable.Choice("--mode", "What to simulate (validate: the measured experiments, compared with the simulation).", "cyclic", ["cyclic", "symmetric", "scalability", "validate"]);
+        var measured = OptionTable.Text("--measured", "Validate mode: the measured results root (scalability/ and the cyclic folders); the core count is the measured one.",
+            CommonOptions.ReferenceRoot, "folder");
+        var validateFolders = OptionTable.List("--validate-folders", "Validate mode: measured cyclic/symmetric folders to compare.", [.. SimulationValidation.DefaultFolders], "folders", [],
+            (values, addError) => Array.ForEach([.. values.Where(v => !OptionTable.IsPlainName(v))],
+                bad => addError($"--validate-folders must name plain folders (letters, digits, '-', '_', '.'), not '{bad}'.")), ["a/b", ".."]);
+        var traceDir = OptionTable.Text("--trace-dir", "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", "traces/thesis", "folder", aliases: "-t");
+        var programs = OptionTable.Names("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
         string[] schemeNames = [.. SimulatedSchemes.All.Select(s => s.Name())];
-        var schemes = NameListOption.Create("--schemes", "Schemes to simulate.", schemeNames, "scheme",
-            n => schemeNames.Contains(n, StringComparer.OrdinalIgnoreCase), schemeNames, "-s");
-        var cores = new Option<int>("--cores", "-c") { Description = "Simulated cores.", DefaultValueFactory = _ => 64 };
-        cores.Validators.Add(r => SweepOptions.AtLeast(r, "--cores", 1));
-        var duration = new Option<double>("--duration", "-d") { Description = "Time limit of each cyclic/symmetric test, simulated seconds.", DefaultValueFactory = _ => 400 };
-        duration.Validators.Add(r =>
-        {
-            double d = r.GetValueOrDefault<double>();
-            if (!double.IsFinite(d) || d <= 0)
-            {
-                r.AddError(string.Create(CultureInfo.InvariantCulture, $"--duration must be a positive number of seconds, not {d}."));
-            }
-        });
-        var instances = new Option<int>("--instances", "-k") { Description = "Symmetric mode: instances of each program.", DefaultValueFactory = _ => 4 };
-        instances.Validators.Add(r => SweepOptions.AtLeast(r, "--instances", 1));
-        var traceWorkers = new Option<int>("--trace-workers") { Description = "Use traces recorded on this many workers.", DefaultValueFactory = _ => 1 };
-        traceWorkers.Validators.Add(r => SweepOptions.AtLeast(r, "--trace-workers", 1));
-        var seed = new Option<int>("--seed") { Description = "Seed of the simulation's random choices.", DefaultValueFactory = _ => 1 };
-        var name = new Option<string?>("--name") { Description = "Results subfolder. [default: simulated-<mode>-<cores>]", HelpName = "folder" };
-        var outRoot = new Option<string>("--out", "-o")
-        {
-            Description = $"Results root folder (reference results: --out {CommonOptions.ReferenceRoot}).",
-            DefaultValueFactory = _ => CommonOptions.AdHocRoot,
-            HelpName = "folder",
-        };
-        var taskOverhead = new Option<long>("--task-overhead-ns") { Description = "Machinery per task, ns.", DefaultValueFactory = _ => new SimulationOptions().TaskOverheadNs };
-        var stealOverhead = new Option<long>("--steal-overhead-ns") { Description = "Extra cost of a stolen task, ns.", DefaultValueFactory = _ => new SimulationOptions().StealOverheadNs };
-        var noStandby = new Option<bool>("--no-standby")
-        {
-            Description = "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).",
-        };
-        var noLending = new Option<bool>("--no-lending") { Description = "Partitioning: idle workers do not serve other programs." };
-        var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", DefaultValueFactory = _ => 0 };
-        extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
-        var waveMagnitude = new Option<int>("--pool-wave-magnitude")
-        {
-            Description = "default scheme: threads hill climbing's wave adds to the pool's goal every other pair of samples (0: no wave).",
-            DefaultValueFactory = _ => new SimulationOptions().ThreadPoolWaveMagnitude,
-        };
-        waveMagnitude.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-wave-magnitude", 0));
-        var noInjection = new Option<bool>("--pool-no-injection")
-        {
-            Description = "default scheme: no starvation injection (the pool keeps one thread per core plus --pool-extra-threads; default: the runtime's gate rule).",
-        };
-        var inflation = new Option<string?>("--inflation") { Description = "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]", HelpName = "alpha[,knee]" };
-        var coarsen = new Option<double>("--coarsen-us") { Description = "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", DefaultValueFactory = _ => 0 };
-        var flatten = new Option<long>("--flatten-ns") { Description = "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", DefaultValueFactory = _ => 0 };
-        var clamp = new Option<double>("--clamp-outliers")
-        {
-            Description = "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
-            DefaultValueFactory = _ => 10,
-        };
-        taskOverhead.Validators.Add(r => SweepOptions.NotNegative(r, "--task-overhead-ns", "nanoseconds"));
-        stealOverhead.Validators.Add(r => SweepOptions.NotNegative(r, "--steal-overhead-ns", "nanoseconds"));
-        coarsen.Validators.Add(r => SweepOptions.NotNegative(r, "--coarsen-us", "microseconds"));
-        flatten.Validators.Add(r => SweepOptions.NotNegative(r, "--flatten-ns", "nanoseconds"));
-        clamp.Validators.Add(r => SweepOptions.NotNegative(r, "--clamp-outliers", "times the median", orAbove: 1));
+        var schemes = OptionTable.Names("--schemes", "Schemes to simulate.", schemeNames, "scheme", n => schemeNames.Contains(n, StringComparer.OrdinalIgnoreCase), schemeNames, "-s");
+        var cores = OptionTable.Whole("--cores", "Simulated cores.", 64, 1, MaxSimulated, "-c");
+        var duration = OptionTable.Number("--duration", "Time limit of each cyclic/symmetric test, simulated seconds.", 400, above: 0, unit: "seconds", aliases: "-d");
+        var instances = OptionTable.Whole("--instances", "Symmetric mode: instances of each program.", 4, 1, MaxSimulated, "-k");
+        var traceWorkers = OptionTable.Whole("--trace-workers", "Use traces recorded on this many workers.", 1, 1, MaxSimulated);
+        var seed = OptionTable.Whole("--seed", "Seed of the simulation's random choices.", 1, int.MinValue);
+        var name = OptionTable.FolderName("--name", "Results subfolder. [default: simulated-<mode>-<cores>]", null);
+        var outRoot = OptionTable.Text("--out", $"Results root folder (reference results: --out {CommonOptions.ReferenceRoot}).", CommonOptions.AdHocRoot, "folder", aliases: "-o");
+        var taskOverhead = OptionTable.WholeLong("--task-overhead-ns", "Machinery per task, ns.", new SimulationOptions().TaskOverheadNs, 0);
+        var stealOverhead = OptionTable.WholeLong("--steal-overhead-ns", "Extra cost of a stolen task, ns.", new SimulationOptions().StealOverheadNs, 0);
+        var noStandby = OptionTable.Flag("--no-standby",
+            "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).");
+        var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
+        var extraThreads = OptionTable.Whole("--pool-extra-threads", "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", 0, 0, MaxSimulated);
+        var waveMagnitude = OptionTable.Whole("--pool-wave-magnitude", "default scheme: threads hill climbing's wave adds to the pool's goal every other pair of samples (0: no wave).",
+            new SimulationOptions().ThreadPoolWaveMagnitude, 0, MaxSimulated);
+        var noInjection = OptionTable.Flag("--pool-no-injection",
+            "default scheme: no starvation injection (the pool keeps one thread per core plus --pool-extra-threads; default: the runtime's gate rule).");
+        var inflation = OptionTable.Text("--inflation", "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]",
+            null, "alpha[,knee]", v => TryParseInflation(v, out _) ? null : "'alpha' or 'alpha,knee' with alpha >= 0 and a whole knee >= 0 (e.g. 0.3,16)", ["lots", "-1", "0.3,x", "1,2,3"]);
+        var coarsen = OptionTable.Number("--coarsen-us", "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", 0, atLeast: 0, unit: "microseconds");
+        var flatten = OptionTable.WholeLong("--flatten-ns", "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", 0, 0);
+        var clamp = OptionTable.Number("--clamp-outliers",
+            "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
+            10, above: 1, orZero: true, unit: "times the median");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
             mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
@@ -122,7 +84,7 @@ public static class SimulateCommand
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
                 ThreadPoolStarvationInjection = !parse.GetValue(noInjection),
                 ThreadPoolWaveMagnitude = parse.GetValue(waveMagnitude),
-                Inflation = ParseInflation(parse.GetValue(inflation)),
+                Inflation = TryParseInflation(parse.GetValue(inflation), out WorkInflation parsed) ? parsed : WorkInflation.None,
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
                 FlattenBelowNs = parse.GetValue(flatten),
                 ClampOutliers = parse.GetValue(clamp),
@@ -234,22 +196,26 @@ public static class SimulateCommand
             $"{tree.Property("preset") ?? "?"} size {tree.Property("size") ?? "?"}, {tree.Property("workers") ?? "?"} worker(s), granularity for {tree.Property("granularityCores") ?? "?"} cores, {tree.Nodes.Count} nodes{(tree.NestedRuns.Count > 0 ? $" (+{tree.TotalNodeCount - tree.Nodes.Count} in nested runs)" : "")}, run {run} s");
     }
 
-    private static WorkInflation ParseInflation(string? text)
+    /// <summary>Reads --inflation: null or blank is none; otherwise 'alpha' or 'alpha,knee' (alpha &gt;= 0, knee a whole number &gt;= 0).</summary>
+    private static bool TryParseInflation(string? text, out WorkInflation inflation)
     {
+        inflation = WorkInflation.None;
         if (string.IsNullOrWhiteSpace(text))
         {
-            return WorkInflation.None;
+            return true;
         }
 
         string[] parts = text.Split(',', StringSplitOptions.TrimEntries);
+        int knee = 0;
         if (parts.Length > 2
             || !double.TryParse(parts[0], NumberStyles.Float, CultureInfo.InvariantCulture, out double alpha) || !double.IsFinite(alpha) || alpha < 0
-            || (parts.Length == 2 && (!int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out int knee) || knee < 0)))
+            || (parts.Length == 2 && !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out knee)))
         {
-            throw new ArgumentException($"--inflation '{text}' must be 'alpha' or 'alpha,knee' with alpha >= 0 and a whole knee >= 0 (e.g. 0.3,16).");
+            return false;
         }
 
-        return new WorkInflation(alpha, parts.Length == 2 ? int.Parse(parts[1], CultureInfo.InvariantCulture) : 0);
+        inflation = new WorkInflation(alpha, knee);
+        return true;
     }
 
     private static void WriteScalability(ResultsFolder folder, IReadOnlyList<(string Program, int Cores, double Seconds, double Speedup)> rows, int cores)

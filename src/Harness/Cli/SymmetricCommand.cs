@@ -22,14 +22,8 @@ public static class SymmetricCommand
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, ["quicksort", "mergesort"]);
         var schemeOptions = new SchemeOptions(SchemeRegistry.Names, defaultRuns: 5, "10 s at quick size, 120 s at thesis size");
-        var instances = new Option<int?>("--instances", "-k") { Description = "Instances per test. [default: 8, at most the CPU count, at least 2]" };
-        instances.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int?>() is { } k && k < 1)
-            {
-                r.AddError(string.Create(CultureInfo.InvariantCulture, $"--instances must be at least 1, not {k}."));
-            }
-        });
+        var instances = OptionTable.OptionalWhole("--instances", "Instances per test (each runs the program on its own input). [default: the workers, at least 2, at most 8]",
+            1, () => host.Machine.CpuCount, "the allowed CPUs", "-k");
         var command = new Command("symmetric", "Symmetric tests: k instances of one program at once under each scheme; MNTT per program and scheme.");
         common.AddTo(command);
         schemeOptions.AddTo(command);

@@ -25,55 +25,11 @@ public static class TraceCommand
     {
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
-        var workers = new Option<string[]>("--workers", "-w")
-        {
-            Description = "Worker counts to record on, each a separate trace (e.g. 1,2).",
-            AllowMultipleArgumentsPerToken = true,
-            CustomParser = NameListOption.Split,
-            DefaultValueFactory = _ => ["1"],
-            HelpName = "counts",
-        };
-        workers.Validators.Add(r =>
-        {
-            foreach (string value in r.GetValueOrDefault<string[]>() ?? [])
-            {
-                if (!int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out int w) || w < 1 || w > host.Machine.CpuCount)
-                {
-                    r.AddError($"--workers '{value}' must be a whole number from 1 to {host.Machine.CpuCount} (the allowed CPUs).");
-                }
-            }
-        });
-        var granularityCores = new Option<int?>("--granularity-cores", "-g")
-        {
-            Description = "Size the automatic granularity for this many cores (4 leaves per core), e.g. 64 for a 64-core simulation. [default: the recording workers]",
-            HelpName = "cores",
-        };
-        granularityCores.Validators.Add(r =>
-        {
-            if (r.GetValueOrDefault<int?>() is { } g && (g < 1 || g > 4096))
-            {
-                r.AddError(string.Create(CultureInfo.InvariantCulture, $"--granularity-cores must be between 1 and 4096, not {g}."));
-            }
-        });
-        var repeat = new Option<int>("--repeat", "-r")
-        {
-            Description = "Recorded runs per trace; every node's durations are the median over them (removes one-off outliers such as a preempted leaf).",
-            DefaultValueFactory = _ => 3,
-        };
-        repeat.Validators.Add(r => SweepOptions.AtLeast(r, "--repeat", 1));
-        var outOption = new Option<string>("--out", "-o")
-        {
-            Description = "Folder for the .dctree files (committed traces: --out traces/<name>).",
-            DefaultValueFactory = _ => Path.Combine(CommonOptions.AdHocRoot, "traces"),
-            HelpName = "folder",
-        };
-        outOption.Validators.Add(r =>
-        {
-            if (string.IsNullOrWhiteSpace(r.GetValueOrDefault<string>()))
-            {
-                r.AddError("--out must name a folder.");
-            }
-        });
+        var workers = OptionTable.WholeList("--workers", "Worker counts to record on, each a separate trace (e.g. 1,2).", [1], 1, () => host.Machine.CpuCount, "the allowed CPUs", "-w");
+        var granularityCores = OptionTable.OptionalWhole("--granularity-cores",
+            "Size the automatic granularity for this many cores (4 leaves per core), e.g. 64 for a 64-core simulation. [default: the recording workers]", 1, () => 4096, null, "-g");
+        var repeat = OptionTable.Whole("--repeat", "Recorded runs per trace; every node's durations are the median over them (removes one-off outliers such as a preempted leaf).", 3, 1, aliases: "-r");
+        var outOption = OptionTable.Text("--out", "Folder for the .dctree files (committed traces: --out traces/<name>).", Path.Combine(CommonOptions.AdHocRoot, "traces"), "folder", aliases: "-o");
         var command = new Command("trace", "Record each program's task tree (one run per worker count) into .dctree files for the simulate command.")
         {
             common.Programs, common.Size, common.Sizes, common.Seed, workers, granularityCores, repeat, outOption,
@@ -83,7 +39,7 @@ public static class TraceCommand
             SizePreset preset = parse.GetValue(common.Size) == "thesis" ? SizePreset.Thesis : SizePreset.Quick;
             var sizes = new SizeSelection(preset, SizeArguments.Parse(parse.GetValue(common.Sizes) ?? []));
             int seed = parse.GetValue(common.Seed);
-            int[] workerCounts = [.. (parse.GetValue(workers) ?? ["1"]).Select(w => int.Parse(w, CultureInfo.InvariantCulture)).Distinct()];
+            int[] workerCounts = [.. (parse.GetValue(workers) ?? [1]).Distinct()];
             string folder = parse.GetValue(outOption)!;
             Directory.CreateDirectory(folder);
             IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(parse.GetValue(common.Programs) ?? [], sizes, seed);

@@ -1,4 +1,5 @@
 using DivCon.Skeletons;
+using DivCon.Skeletons.Tracing;
 
 namespace DivCon.Harness.Measurement;
 
@@ -16,8 +17,9 @@ public sealed record RunObservation(int Workers, TimeSpan Elapsed, TimeSpan CpuT
     public TimeSpan Work => Levels.Aggregate(TimeSpan.Zero, (sum, l) => sum + l.Total);
 
     /// <summary>
-    /// Runs <paramref name="run"/> once with a fresh <see cref="PhaseAggregator"/>, timing it on
-    /// <paramref name="time"/> and reading the process's CPU time before and after.
+    /// Runs <paramref name="run"/> once with a fresh <see cref="TaskTreeRecorder"/>, timing it on
+    /// <paramref name="time"/> and reading the process's CPU time before and after; the levels count every phase's
+    /// own work (<see cref="PhaseLevelTimes.From(TaskTree)"/>).
     /// </summary>
     /// <param name="workers">Workers of the scheduler <paramref name="run"/> uses (≥ 1).</param>
     /// <param name="run">Runs the program once, reporting its phases to the given observer.</param>
@@ -34,14 +36,18 @@ public sealed record RunObservation(int Workers, TimeSpan Elapsed, TimeSpan CpuT
         ArgumentOutOfRangeException.ThrowIfLessThan(workers, 1);
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(time);
-        var aggregator = new PhaseAggregator();
+        // The recorder, not a phase aggregator: an asynchronous split or merge that awaits nested runs (a partition or
+        // merge cut into blocks) is timed from its call to its completion, and on a busy worker that wall time also
+        // covers other tasks the worker ran meanwhile; the recorder subtracts the nested runs' spans from the host
+        // phase and records the nested runs' own phases instead, so every piece of work is counted once.
+        var recorder = new TaskTreeRecorder();
         TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
         long start = time.GetTimestamp();
-        await run(aggregator, cancellationToken).ConfigureAwait(false);
+        await run(recorder, cancellationToken).ConfigureAwait(false);
         TimeSpan elapsed = time.GetElapsedTime(start);
         TimeSpan cpu = Environment.CpuUsage.TotalTime - cpuBefore;
         return new RunObservation(workers, elapsed > TimeSpan.Zero ? elapsed : TimeSpan.FromTicks(1),
-            cpu > TimeSpan.Zero ? cpu : TimeSpan.Zero, PhaseLevelTimes.From(aggregator.Snapshot()));
+            cpu > TimeSpan.Zero ? cpu : TimeSpan.Zero, recorder.Count == 0 ? [] : PhaseLevelTimes.From(recorder.ToTree()));
     }
 
     /// <summary>The mean of several observations of the same program on the same worker count.</summary>
@@ -65,7 +71,7 @@ public sealed record RunObservation(int Workers, TimeSpan Elapsed, TimeSpan CpuT
 
 /// <summary>
 /// Split, execute and merge time summed over every task at one recursion level, with how many times each phase
-/// ran there: the per-level view of the skeleton's <see cref="PhaseAggregator"/>.
+/// ran there: the per-level view of a recorded run (or of the skeleton's <see cref="PhaseAggregator"/>).
 /// </summary>
 /// <param name="Level">Recursion depth (the root is 0).</param>
 /// <param name="Split">Summed split time at this level.</param>
@@ -99,6 +105,49 @@ public sealed record PhaseLevelTimes(int Level, TimeSpan Split, TimeSpan Execute
                 Of(DivideAndConquerPhase.Execute)?.Count ?? 0,
                 Of(DivideAndConquerPhase.Merge)?.Count ?? 0);
         }).ToArray();
+    }
+
+    /// <summary>
+    /// The per-level own work of a recorded run: each node's split, execute and merge at its depth, a host phase
+    /// counting only its own work (the recorder already took its nested runs' spans out of it), plus, at the host's
+    /// level and phase, the work of the runs nested in it (their phases' own work, summed, not their wall span).
+    /// </summary>
+    /// <param name="tree">The recorded tree (<see cref="TaskTreeRecorder.ToTree"/>).</param>
+    /// <returns>One entry per level, ascending; the levels' total is <see cref="TaskTree.TotalWork"/>.</returns>
+    public static IReadOnlyList<PhaseLevelTimes> From(TaskTree tree)
+    {
+        ArgumentNullException.ThrowIfNull(tree);
+        var split = new Dictionary<int, (long Ns, long Count)>();
+        var execute = new Dictionary<int, (long Ns, long Count)>();
+        var merge = new Dictionary<int, (long Ns, long Count)>();
+        static void Add(Dictionary<int, (long Ns, long Count)> sums, int depth, long ns, long count)
+        {
+            (long n, long c) = sums.GetValueOrDefault(depth);
+            sums[depth] = (n + ns, c + count);
+        }
+
+        foreach (TaskTreeNode node in tree.Nodes)
+        {
+            if (node.IsLeaf)
+            {
+                Add(execute, node.Depth, node.Work, 1);
+            }
+            else
+            {
+                Add(split, node.Depth, node.Work, 1);
+                Add(merge, node.Depth, node.MergeWork, 1);
+            }
+        }
+
+        foreach (TaskTreeNestedRun nested in tree.NestedRuns)
+        {
+            Add(nested.Phase == DivideAndConquerPhase.Merge ? merge : split, tree.Nodes[nested.Node].Depth, nested.Tree.TotalWork, 0);
+        }
+
+        static TimeSpan Time(long ns) => TimeSpan.FromTicks(ns / 100);
+        return split.Keys.Union(execute.Keys).Union(merge.Keys).Order().Select(depth => new PhaseLevelTimes(depth,
+            Time(split.GetValueOrDefault(depth).Ns), Time(execute.GetValueOrDefault(depth).Ns), Time(merge.GetValueOrDefault(depth).Ns),
+            split.GetValueOrDefault(depth).Count, execute.GetValueOrDefault(depth).Count, merge.GetValueOrDefault(depth).Count)).ToArray();
     }
 
     /// <summary>

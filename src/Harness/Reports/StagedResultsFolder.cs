@@ -117,7 +117,8 @@ public sealed class StagedResultsFolder
     /// <see cref="PartialNoteFileName"/>, or removes the staging folder when it holds nothing measured. The target is
     /// never touched.</summary>
     /// <param name="reason">Why the run ended (one line).</param>
-    /// <returns>The partial folder, or null when nothing was kept.</returns>
+    /// <returns>The partial folder, or null when nothing was kept. A note that cannot be written (e.g. on a full disk)
+    /// does not keep the folder from being renamed.</returns>
     public string? KeepPartial(string reason)
     {
         ArgumentNullException.ThrowIfNull(reason);
@@ -135,16 +136,25 @@ public sealed class StagedResultsFolder
         }
 
         DateTimeOffset now = _time.GetUtcNow();
-        File.WriteAllLines(Path.Combine(StagingPath, PartialNoteFileName),
-        [
-            "# Partial results",
-            "",
-            string.Create(CultureInfo.InvariantCulture, $"This run of `{Experiment}` did not finish ({now:yyyy-MM-dd HH:mm:ss}Z): {reason}"),
-            "",
-            "The files here hold only what completed before it ended (e.g. the isolated timings and the schemes, sweep",
-            "points or programs that finished); summaries, metrics and charts of the whole run are missing.",
-            $"The complete results of earlier runs, if any, are untouched in `../{Experiment}/`.",
-        ]);
+        try
+        {
+            File.WriteAllLines(Path.Combine(StagingPath, PartialNoteFileName),
+            [
+                "# Partial results",
+                "",
+                string.Create(CultureInfo.InvariantCulture, $"This run of `{Experiment}` did not finish ({now:yyyy-MM-dd HH:mm:ss}Z): {reason}"),
+                "",
+                "The files here hold only what completed before it ended (e.g. the isolated timings and the schemes, sweep",
+                "points or programs that finished); summaries, metrics and charts of the whole run are missing.",
+                $"The complete results of earlier runs, if any, are untouched in `../{Experiment}/`.",
+            ]);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // The run's own failure may be the reason the note cannot be written (a full disk): the folder's name
+            // still says the results are partial, and a rename needs no space.
+        }
+
         string partial = FreeName($"{Experiment}.partial-{Label(now)}");
         Directory.Move(StagingPath, partial);
         return partial;

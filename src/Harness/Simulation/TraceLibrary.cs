@@ -31,12 +31,19 @@ public static class TraceLibrary
     /// <param name="flattenBelowNs">Flattening threshold for the graph.</param>
     /// <param name="clampOutliers">Outlier clamping factor for the graph (0: off).</param>
     /// <returns>The program and the path it came from.</returns>
-    /// <exception cref="InvalidDataException">The folder or a matching trace is missing, or the trace is corrupt; one line says which.</exception>
+    /// <exception cref="IOException">The folder is missing or a file, a matching trace is missing, or the trace is
+    /// unreadable or corrupt; one line names the folder or file and the <c>trace</c> command that would make it (the
+    /// environment's error: exit code 2 in the CLI).</exception>
     public static (SimulatedProgram Program, string Path, TaskTree Tree) Load(string folder, string program, int workers, int cores, long coarsenBelowNs, long flattenBelowNs = 0, double clampOutliers = 0)
     {
+        if (File.Exists(folder))
+        {
+            throw new IOException($"Trace folder '{folder}' is a file, not a folder of .dctree files; record traces with: trace --programs {program} --out <folder>.");
+        }
+
         if (!Directory.Exists(folder))
         {
-            throw new InvalidDataException($"Trace folder '{folder}' does not exist; record traces with: trace --programs {program} --out {folder}.");
+            throw new DirectoryNotFoundException($"Trace folder '{folder}' does not exist; record traces with: trace --programs {program} --out {folder}.");
         }
 
         string prefix = string.Create(CultureInfo.InvariantCulture, $"{program}-w{workers}-g");
@@ -48,7 +55,7 @@ public static class TraceLibrary
             .ToList();
         if (candidates.Count == 0)
         {
-            throw new InvalidDataException(
+            throw new FileNotFoundException(
                 $"No trace of '{program}' recorded on {workers} worker(s) in '{folder}' (expected {FileName(program, workers, cores)}); record it with: trace --programs {program} --workers {workers} --granularity-cores {cores} --out {folder}.");
         }
 
@@ -58,9 +65,11 @@ public static class TraceLibrary
         {
             tree = TaskTreeFile.Read(path);
         }
-        catch (TaskTreeFormatException e)
+        catch (Exception e) when (e is TaskTreeFormatException or InvalidDataException or IOException or UnauthorizedAccessException or OverflowException)
         {
-            throw new InvalidDataException(e.Message, e);
+            // A truncated or corrupt file may fail in the format's checks or in the reader beneath them.
+            throw new IOException(
+                $"Cannot read trace {path}: {e.Message} Record it again with: trace --programs {program} --workers {workers} --granularity-cores {candidates[0].Cores} --out {folder}.", e);
         }
 
         return (new SimulatedProgram(program, TaskGraph.FromTree(tree, coarsenBelowNs, flattenBelowNs, clampOutliers)), path, tree);

@@ -59,17 +59,17 @@ public class CliParsingTests
     {
         var (exitCode, _, error) = await CliRunner.RunAsync("cyclic", "--duration", duration);
         Assert.Equal(1, exitCode);
-        Assert.Contains("--duration must be a positive number of seconds", error, StringComparison.Ordinal);
+        Assert.Contains("--duration must be a number of seconds above 0", error, StringComparison.Ordinal);
     }
 
     [Theory]
-    [InlineData("--coarsen-us", "-1", "--coarsen-us must be 0 or more microseconds, not -1.")]
-    [InlineData("--coarsen-us", "NaN", "--coarsen-us must be 0 or more microseconds, not NaN.")]
-    [InlineData("--flatten-ns", "-5", "--flatten-ns must be 0 or more nanoseconds, not -5.")]
-    [InlineData("--task-overhead-ns", "-5", "--task-overhead-ns must be 0 or more nanoseconds, not -5.")]
-    [InlineData("--steal-overhead-ns", "-1", "--steal-overhead-ns must be 0 or more nanoseconds, not -1.")]
-    [InlineData("--clamp-outliers", "1", "--clamp-outliers must be 0 (off) or above 1, not 1.")]
-    [InlineData("--clamp-outliers", "-2", "--clamp-outliers must be 0 or more times the median, not -2.")]
+    [InlineData("--coarsen-us", "-1", "--coarsen-us must be a number of microseconds of at least 0, not '-1'.")]
+    [InlineData("--coarsen-us", "NaN", "--coarsen-us must be a number of microseconds of at least 0, not 'NaN'.")]
+    [InlineData("--flatten-ns", "-5", "--flatten-ns must be a whole number of at least 0, not '-5'.")]
+    [InlineData("--task-overhead-ns", "-5", "--task-overhead-ns must be a whole number of at least 0, not '-5'.")]
+    [InlineData("--steal-overhead-ns", "-1", "--steal-overhead-ns must be a whole number of at least 0, not '-1'.")]
+    [InlineData("--clamp-outliers", "1", "--clamp-outliers must be 0 (off) or a number of times the median above 1, not '1'.")]
+    [InlineData("--clamp-outliers", "-2", "--clamp-outliers must be 0 (off) or a number of times the median above 1, not '-2'.")]
     [InlineData("--flatten-ns", "1.5", "1.5")]
     public async Task Simulate_rejects_bad_model_settings_naming_the_option(string option, string value, string message)
     {

@@ -128,6 +128,32 @@ public sealed class ResultsAreRecordsTests : IDisposable
     }
 
     [Fact]
+    public async Task A_full_disk_reports_the_first_error_and_keeps_what_finished_as_partial()
+    {
+        // The run's failure is a full disk, and the same failure meets PARTIAL.md: the injected failure is a folder
+        // where the note goes, so writing the note fails with an I/O error of its own.
+        var output = new StringWriter();
+        var error = new StringWriter();
+        CliHost host = CliHost.ForWriters(output, error, "divcon test");
+        int exitCode = await CommandActions.RunAsync(host, () => ExperimentOutput.RunAsync<int>(host, _root, "exp", 1, (context, _) =>
+        {
+            context.Output.WriteText("finished.csv", w => w.WriteLine("a,b"));
+            Directory.CreateDirectory(Path.Combine(context.Output.Path, DivCon.Harness.Reports.StagedResultsFolder.PartialNoteFileName));
+            throw new IOException("No space left on device : 'runs.csv'");
+        }, _ => { }));
+
+        Assert.Equal(CommandActions.EnvironmentError, exitCode);
+        string[] errorLines = error.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.Equal("error: No space left on device : 'runs.csv'", errorLines[^1].TrimEnd('\r'));
+        Assert.Single(errorLines, l => l.StartsWith("error:", StringComparison.Ordinal));
+        string[] folders = [.. Directory.GetDirectories(_root).Select(Path.GetFileName)!];
+        string partial = Assert.Single(folders);
+        Assert.StartsWith("exp.partial-", partial, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(_root, partial, "finished.csv")));
+        Assert.Contains(errorLines, l => l.Contains(partial, StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task An_unwritable_out_is_one_line_without_a_stack_trace()
     {
         Directory.CreateDirectory(_root);

@@ -11,7 +11,7 @@ public class RoundsOptionTests
     {
         var (exitCode, _, error) = await CliRunner.RunAsync(command, "--rounds", rounds);
         Assert.Equal(1, exitCode);
-        Assert.Contains("--rounds must be at least 1", error, StringComparison.Ordinal);
+        Assert.Contains("--rounds must be a whole number of at least 1", error, StringComparison.Ordinal);
     }
 
     [Theory]
@@ -22,7 +22,7 @@ public class RoundsOptionTests
     {
         var (exitCode, _, error) = await CliRunner.RunAsync(command, "--warmup-seconds", "-1");
         Assert.Equal(1, exitCode);
-        Assert.Contains("--warmup-seconds must be a non-negative number", error, StringComparison.Ordinal);
+        Assert.Contains("--warmup-seconds must be a number of seconds of at least 0", error, StringComparison.Ordinal);
     }
 
     [Theory]

@@ -98,12 +98,17 @@ public sealed class ThinExperimentTests : IDisposable
         {
             // A two-leaf tree. One worker: 60 ms of wall time for 20 ms split/merge + 40 ms of leaves. Two workers:
             // 40 ms of wall time, leaves inflated to 25 ms each.
+            // Reported node by node, as the engines report to a recorder: root 0, leaves 1 and 2.
             new("merge sort", (workers, observer, _) =>
             {
-                observer.OnPhase(Skeletons.DivideAndConquerPhase.Split, 0, Ms(8));
-                observer.OnPhase(Skeletons.DivideAndConquerPhase.Execute, 1, Ms(workers == 1 ? 20 : 25));
-                observer.OnPhase(Skeletons.DivideAndConquerPhase.Execute, 1, Ms(workers == 1 ? 20 : 25));
-                observer.OnPhase(Skeletons.DivideAndConquerPhase.Merge, 0, Ms(12));
+                long t = System.Diagnostics.Stopwatch.GetTimestamp();
+                void Phase(int node, int depth, Skeletons.DivideAndConquerPhase phase, long ticks, long start) =>
+                    observer.OnNodePhase(new Skeletons.NodePhaseEvent(node, node == 0 ? -1 : 0, node == 0 ? 0 : node - 1, depth, phase, t + start, ticks, 1, -1));
+                long leaf = Ms(workers == 1 ? 20 : 25);
+                Phase(0, 0, Skeletons.DivideAndConquerPhase.Split, Ms(8), 0);
+                Phase(1, 1, Skeletons.DivideAndConquerPhase.Execute, leaf, Ms(8));
+                Phase(2, 1, Skeletons.DivideAndConquerPhase.Execute, leaf, Ms(8) + leaf);
+                Phase(0, 0, Skeletons.DivideAndConquerPhase.Merge, Ms(12), Ms(8) + (2 * leaf));
                 clock.Advance(TimeSpan.FromMilliseconds(workers == 1 ? 60 : 40));
                 return Task.CompletedTask;
             }),

@@ -173,7 +173,8 @@ public class PerformanceModelTests
         var clock = new ManualTimeProvider();
         RunObservation run = await RunObservation.ObserveAsync(3, (observer, _) =>
         {
-            observer.OnPhase(DivideAndConquerPhase.Execute, 0, System.Diagnostics.Stopwatch.Frequency); // one second
+            // One leaf of one second, reported as the engines report nodes.
+            observer.OnNodePhase(new NodePhaseEvent(0, -1, 0, 0, DivideAndConquerPhase.Execute, System.Diagnostics.Stopwatch.GetTimestamp(), System.Diagnostics.Stopwatch.Frequency, 1, -1));
             clock.Advance(S(2));
             return Task.CompletedTask;
         }, clock);

@@ -143,25 +143,53 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Fact]
-    public async Task Missing_folder_missing_trace_and_corrupt_trace_are_one_line_errors()
+    public async Task Missing_folder_missing_trace_and_corrupt_trace_are_one_line_errors_with_exit_code_2()
     {
         var (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Path.Combine(_root, "nowhere"), "--programs", "quicksort", "--cores", "4");
-        Assert.Equal(1, exitCode); // bad input
+        Assert.Equal(2, exitCode); // the environment, as documented
         Assert.Contains("does not exist", error, StringComparison.Ordinal);
         Assert.Single(error.Trim().Split('\n'));
 
         WriteSyntheticTraces(cores: 4);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "mergesort", "--cores", "4");
-        Assert.Equal(1, exitCode); // bad input
+        Assert.Equal(2, exitCode);
         Assert.Contains("No trace of 'mergesort'", error, StringComparison.Ordinal);
 
         string path = Path.Combine(Traces, "quicksort-w1-g4.dctree");
         byte[] bytes = File.ReadAllBytes(path);
         File.WriteAllBytes(path, bytes[..(bytes.Length / 2)]);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4");
-        Assert.Equal(1, exitCode); // bad input
+        Assert.Equal(2, exitCode);
         Assert.Contains("quicksort-w1-g4.dctree", error, StringComparison.Ordinal);
+        Assert.Contains("trace --programs quicksort", error, StringComparison.Ordinal);
         Assert.Single(error.Trim().Split('\n'));
+    }
+
+    [Fact]
+    public async Task A_trace_dir_that_is_a_file_is_named_as_a_file_with_exit_code_2()
+    {
+        Directory.CreateDirectory(_root);
+        string file = Path.Combine(_root, "not-a-folder.txt");
+        File.WriteAllText(file, "x");
+        var (exitCode, output, error) = await CliRunner.RunAsync("simulate", "--trace-dir", file, "--programs", "quicksort", "--cores", "4");
+        Assert.Equal(2, exitCode);
+        Assert.Equal(string.Empty, output);
+        Assert.Matches(@"^error: [^\n]*is a file, not a folder[^\n]*\r?\n$", error);
+        Assert.DoesNotContain("does not exist", error, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 1, 2, 3, 4, 5, 6, 7, 8 })]
+    [InlineData(new byte[] { (byte)'D', (byte)'C', (byte)'T', (byte)'T', 3, 0, 255, 255, 255, 255, 255, 255, 255, 127, 1, 2, 3 })]
+    [InlineData(new byte[0])]
+    public async Task A_corrupt_trace_is_one_line_naming_the_file_with_exit_code_2(byte[] content)
+    {
+        Directory.CreateDirectory(Traces);
+        File.WriteAllBytes(Path.Combine(Traces, "quicksort-w1-g4.dctree"), content);
+        var (exitCode, output, error) = await CliRunner.RunAsync("simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4");
+        Assert.Equal(2, exitCode);
+        Assert.Equal(string.Empty, output);
+        Assert.Matches(@"^error: [^\n]*quicksort-w1-g4\.dctree[^\n]*\r?\n$", error);
     }
 
     [Fact]
@@ -172,7 +200,7 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.Contains("Unknown scheme 'round-robin'", error, StringComparison.Ordinal);
         (exitCode, _, error) = await CliRunner.RunAsync("simulate", "--inflation", "lots", "--trace-dir", _root);
         Assert.Equal(1, exitCode); // bad input
-        Assert.Contains("--inflation 'lots'", error, StringComparison.Ordinal);
+        Assert.Contains("--inflation must be 'alpha' or 'alpha,knee'", error, StringComparison.Ordinal);
         (exitCode, var output, _) = await CliRunner.RunAsync("simulate", "--help");
         Assert.Equal(0, exitCode);
         Assert.Contains("--trace-dir", output, StringComparison.Ordinal);
