@@ -150,7 +150,8 @@ public abstract class DivideAndConquer<TProblem, TResult>
         RunGranularity granularity;
         try
         {
-            granularity = CreateRunGranularity(problem, options, capabilities.Synchronous);
+            granularity = CreateRunGranularity(problem, options, options.Granularity ?? Granularity);
+            granularity.AsynchronousPhases = !capabilities.Synchronous;
         }
         catch
         {
@@ -258,9 +259,9 @@ public abstract class DivideAndConquer<TProblem, TResult>
     /// <summary>Resolves the run's granularity (a granular program adds its size rule).</summary>
     /// <param name="problem">The root problem.</param>
     /// <param name="options">The run's options.</param>
-    /// <param name="synchronous">Whether split and merge are synchronous, so that subtrees may run inline.</param>
-    internal virtual RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, bool synchronous) =>
-        RunGranularity.ForPlainProgram(Granularity, synchronous);
+    /// <param name="granularity">The run's granularity: the options' if they set one, else the program's.</param>
+    internal virtual RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, Granularity granularity) =>
+        RunGranularity.ForPlainProgram(granularity);
 
     internal bool InvokeShouldSplit(TProblem problem, int depth) => ShouldSplit(problem, depth);
 
