@@ -61,7 +61,10 @@ public sealed class NestedLoopTests
         }
 
         Assert.All(totals, t => Assert.Equal(64L * 63 / 2, t));
-        Assert.All(later.Skip(1), inline => Assert.True(inline, "a loop of 64 cheap indexes should have run inline"));
+        // A pass preempted by the OS measures one inflated cost, which sends the next call to a run (which measures
+        // again): most, not all, of the later calls must have been inline.
+        int inlineCalls = later.Skip(1).Count(inline => inline);
+        Assert.True(inlineCalls >= 5, $"{inlineCalls} of 7 loops of 64 cheap indexes ran inline");
 
         // A new closure per call, as a node makes; they share the cost of the one lambda.
         ValueTask Loop(int k) => DivideAndConquer.ForAsync(0, 64, i => Interlocked.Add(ref totals[k], i), costKey: key);
