@@ -39,7 +39,11 @@ public sealed class LifoTaskScheduler : TaskScheduler, IDisposable
     {
         lock (_tasks)
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
+            if (_disposed)
+            {
+                throw new ObjectDisposedException(nameof(LifoTaskScheduler));
+            }
+
             _tasks.Push(task);
             Monitor.Pulse(_tasks);
         }
