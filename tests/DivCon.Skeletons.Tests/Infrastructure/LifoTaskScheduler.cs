@@ -39,11 +39,7 @@ public sealed class LifoTaskScheduler : TaskScheduler, IDisposable
     {
         lock (_tasks)
         {
-            if (_disposed)
-            {
-                throw new ObjectDisposedException(nameof(LifoTaskScheduler));
-            }
-
+            ObjectDisposedException.ThrowIf(_disposed, this);
             _tasks.Push(task);
             Monitor.Pulse(_tasks);
         }
