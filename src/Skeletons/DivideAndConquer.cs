@@ -22,7 +22,7 @@ namespace DivCon.Skeletons;
 /// int[] sorted = await quicksort.RunAsync(source);
 /// </code>
 /// </example>
-public static class DivideAndConquer
+public static partial class DivideAndConquer
 {
     /// <summary>Creates a program from four synchronous functions.</summary>
     /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
@@ -143,7 +143,8 @@ public static class DivideAndConquer
 
     /// <summary>
     /// Creates a program whose split and merge may complete later, without holding a thread: the way to nest
-    /// parallelism (for example a merge that runs another skeleton on <see cref="TaskScheduler.Current"/>).
+    /// parallelism (for example a merge that runs another skeleton, or <see cref="ForAsync"/>, which by default run on
+    /// the node's scheduler, <see cref="TaskScheduler.Current"/>).
     /// </summary>
     /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
     /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
@@ -152,23 +153,31 @@ public static class DivideAndConquer
     /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
     /// <param name="mergeAsync">(subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
     /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">
+    /// Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/>. As for a synchronous
+    /// program, a node whose subtree is predicted cheap runs it on its own thread: its children and merge are called
+    /// directly instead of queued, and a split or merge that completes at once costs no task; one that completes later
+    /// resumes its node on the run's scheduler.
+    /// </param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
     [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
-        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters.")]
+        Justification = "The overloads differ in required parameters (the split's and the merge delegate's arity), so a call never binds to another one through its optional parameters.")]
     public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
         Func<TProblem, int, TResult> execute,
         Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
-        DivideAndConquerOptions? options = null)
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
     {
+        ArgumentNullException.ThrowIfNull(splitAsync);
         ArgumentNullException.ThrowIfNull(mergeAsync);
-        return CreateAsync(shouldSplit, splitAsync, execute, mergeAsync, mergeWithProblemAsync: null, options);
+        return CreateAsync(shouldSplit, splitAsync, split: null, execute, mergeAsync, mergeWithProblemAsync: null, options, granularity);
     }
 
     /// <summary>
-    /// Creates a program whose split and merge may complete later (see the other overload), and whose merge also
+    /// Creates a program whose split and merge may complete later (see the first overload), and whose merge also
     /// receives the problem that was split (its split points, its output buffer), so results need not carry them.
     /// </summary>
     /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
@@ -178,32 +187,172 @@ public static class DivideAndConquer
     /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
     /// <param name="mergeAsync">(the problem that was split, subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
     /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/> (see the first overload).</param>
     /// <returns>The program.</returns>
     /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
     [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
-        Justification = "The two overloads differ in a required parameter (the merge delegate's arity), so a call never binds to the other one through its optional parameters.")]
+        Justification = "The overloads differ in required parameters (the split's and the merge delegate's arity), so a call never binds to another one through its optional parameters.")]
     public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
         Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
         Func<TProblem, int, TResult> execute,
         Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
-        DivideAndConquerOptions? options = null)
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
     {
+        ArgumentNullException.ThrowIfNull(splitAsync);
         ArgumentNullException.ThrowIfNull(mergeAsync);
-        return CreateAsync(shouldSplit, splitAsync, execute, mergeAsync: null, mergeAsync, options);
+        return CreateAsync(shouldSplit, splitAsync, split: null, execute, mergeAsync: null, mergeAsync, options, granularity);
+    }
+
+    /// <summary>
+    /// Creates a program whose split is synchronous (it returns its subproblems, no <see cref="ValueTask{TResult}"/>
+    /// to spell out) and whose merge may complete later: the usual shape of a nested program, whose parallel part is
+    /// in the merge.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; at least one subproblem.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/> (see the first overload).</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The overloads differ in required parameters (the split's and the merge delegate's arity), so a call never binds to another one through its optional parameters.")]
+    public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, IReadOnlyList<TProblem>> split,
+        Func<TProblem, int, TResult> execute,
+        Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(split);
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return CreateAsync(shouldSplit, splitAsync: null, split, execute, mergeAsync, mergeWithProblemAsync: null, options, granularity);
+    }
+
+    /// <summary>
+    /// Creates a program whose split is synchronous and whose merge may complete later (see the previous overload),
+    /// the merge also receiving the problem that was split.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; at least one subproblem.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(the problem that was split, subresults in subproblem order, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/> (see the first overload).</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The overloads differ in required parameters (the split's and the merge delegate's arity), so a call never binds to another one through its optional parameters.")]
+    public static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, IReadOnlyList<TProblem>> split,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(split);
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return CreateAsync(shouldSplit, splitAsync: null, split, execute, mergeAsync: null, mergeAsync, options, granularity);
+    }
+
+    /// <summary>
+    /// Creates a program whose every split makes exactly two subproblems, returned as a pair, and whose merge receives
+    /// the two results as values and may complete later (for example after a nested <see cref="ForAsync"/> loop).
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="split">(problem, depth) =&gt; its two subproblems.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(the problem that was split, the left result, the right result, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/> (see <c>CreateAsync</c>).</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the split delegate's arity), so a call never binds to the other one through its optional parameters.")]
+    public static DivideAndConquer<TProblem, TResult> CreateBinaryAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, (TProblem Left, TProblem Right)> split,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, TResult, TResult, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(split);
+        return CreateBinaryAsync(shouldSplit, splitAsync: null, split, execute, mergeAsync, options, granularity);
+    }
+
+    /// <summary>
+    /// Creates a program whose every split makes exactly two subproblems, now or later (for example after a nested
+    /// loop that partitions the data), and whose merge receives the two results as values and may complete later.
+    /// </summary>
+    /// <typeparam name="TProblem">A problem or subproblem.</typeparam>
+    /// <typeparam name="TResult">The result of a (sub)problem.</typeparam>
+    /// <param name="shouldSplit">(problem, depth) =&gt; whether to divide it; the root is at depth 0.</param>
+    /// <param name="splitAsync">(problem, depth, token) =&gt; its two subproblems, now or later.</param>
+    /// <param name="execute">(problem, depth) =&gt; its result, computed directly (the base case).</param>
+    /// <param name="mergeAsync">(the problem that was split, the left result, the right result, depth, token) =&gt; the merged result, now or later.</param>
+    /// <param name="options">Default options of the program; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="granularity">Which nodes become tasks; <see langword="null"/>: <see cref="Granularity.Automatic()"/> (see <c>CreateAsync</c>).</param>
+    /// <returns>The program.</returns>
+    /// <exception cref="ArgumentNullException">A function is <see langword="null"/>.</exception>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters",
+        Justification = "The two overloads differ in a required parameter (the split delegate's arity), so a call never binds to the other one through its optional parameters.")]
+    public static DivideAndConquer<TProblem, TResult> CreateBinaryAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, CancellationToken, ValueTask<(TProblem Left, TProblem Right)>> splitAsync,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, TResult, TResult, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options = null,
+        Granularity? granularity = null)
+    {
+        ArgumentNullException.ThrowIfNull(splitAsync);
+        return CreateBinaryAsync(shouldSplit, splitAsync, split: null, execute, mergeAsync, options, granularity);
+    }
+
+    private static DivideAndConquer<TProblem, TResult> CreateBinaryAsync<TProblem, TResult>(
+        Func<TProblem, int, bool> shouldSplit,
+        Func<TProblem, int, CancellationToken, ValueTask<(TProblem Left, TProblem Right)>>? splitAsync,
+        Func<TProblem, int, (TProblem Left, TProblem Right)>? split,
+        Func<TProblem, int, TResult> execute,
+        Func<TProblem, TResult, TResult, int, CancellationToken, ValueTask<TResult>> mergeAsync,
+        DivideAndConquerOptions? options,
+        Granularity? granularity)
+    {
+        ArgumentNullException.ThrowIfNull(shouldSplit);
+        ArgumentNullException.ThrowIfNull(execute);
+        ArgumentNullException.ThrowIfNull(mergeAsync);
+        return new BinaryAsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, split, execute, mergeAsync, options)
+        {
+            Granularity = granularity ?? Granularity.Automatic(),
+        };
     }
 
     private static DivideAndConquer<TProblem, TResult> CreateAsync<TProblem, TResult>(
         Func<TProblem, int, bool> shouldSplit,
-        Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>> splitAsync,
+        Func<TProblem, int, CancellationToken, ValueTask<IReadOnlyList<TProblem>>>? splitAsync,
+        Func<TProblem, int, IReadOnlyList<TProblem>>? split,
         Func<TProblem, int, TResult> execute,
         Func<IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeAsync,
         Func<TProblem, IReadOnlyList<TResult>, int, CancellationToken, ValueTask<TResult>>? mergeWithProblemAsync,
-        DivideAndConquerOptions? options)
+        DivideAndConquerOptions? options,
+        Granularity? granularity)
     {
         ArgumentNullException.ThrowIfNull(shouldSplit);
-        ArgumentNullException.ThrowIfNull(splitAsync);
         ArgumentNullException.ThrowIfNull(execute);
-        return new AsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, execute, mergeAsync, mergeWithProblemAsync, options);
+        return new AsyncDelegateDivideAndConquer<TProblem, TResult>(shouldSplit, splitAsync, split, execute, mergeAsync, mergeWithProblemAsync, options)
+        {
+            Granularity = granularity ?? Granularity.Automatic(),
+        };
     }
 }

@@ -39,9 +39,11 @@ namespace DivCon.Skeletons;
 /// int[] sorted = await quicksort.RunAsync(source);
 /// </code>
 /// <para><b>Nested parallelism.</b> Override <see cref="SplitAsync"/> or <see cref="MergeAsync"/> to return a task
-/// that completes later, for example a merge that runs another skeleton on the same scheduler
-/// (<see cref="TaskScheduler.Current"/> inside the merge is the run's scheduler). The node waits for it without
-/// holding a thread: the engine continues on the run's scheduler when the task completes.</para>
+/// that completes later, for example a merge that runs another skeleton or a <c>DivideAndConquer.ForAsync</c> loop.
+/// A run whose options name no scheduler (the default) runs on <see cref="TaskScheduler.Current"/> of the code that
+/// starts it, which inside a split or merge is the run's scheduler, so nested runs stay on the same workers (a
+/// <c>WorkStealingTaskScheduler</c>, a multiprogram program's partition) without naming it. The node waits for the
+/// task without holding a thread: the engine continues on the run's scheduler when the task completes.</para>
 /// <para><b>Errors and cancellation.</b> The first exception thrown by any of the four functions (or an observer)
 /// stops the run: nodes not yet started do nothing, and the returned task faults with that very exception once
 /// every task of the run has finished (no user code of the run is still running when it completes). The
@@ -60,7 +62,10 @@ namespace DivCon.Skeletons;
 /// cost less than <see cref="Granularity.MinimumTaskCost"/> runs that subtree depth-first on its own thread with the
 /// same four functions and no tasks, so a fine-grained should-split costs little more than a plain recursion.
 /// Programs whose split or merge is asynchronous (<see cref="SplitAsync"/> or <see cref="MergeAsync"/> overridden)
-/// never run inline.</para>
+/// follow the same rule under the continuation engine: the subtree's children and merges are called on the node's
+/// thread instead of queued, so a split or merge that completes at once costs no task, and one that completes later
+/// suspends its node until it resumes on the run's scheduler (the fork-join engine runs no asynchronous subtree
+/// inline). <see cref="DivideAndConquerOptions.Granularity"/> overrides the program's granularity for one run.</para>
 /// <para><b>Limits.</b> A node deeper than <see cref="DivideAndConquerOptions.RecursionLimit"/> that should split
 /// ends the run with an <see cref="InvalidOperationException"/>; so does a granular program whose split returns a
 /// child as large as its parent. An inline subtree too deep for its thread's stack ends the run with an
@@ -150,7 +155,8 @@ public abstract class DivideAndConquer<TProblem, TResult>
         RunGranularity granularity;
         try
         {
-            granularity = CreateRunGranularity(problem, options, capabilities.Synchronous);
+            granularity = CreateRunGranularity(problem, options, options.Granularity ?? Granularity);
+            granularity.AsynchronousPhases = !capabilities.Synchronous;
         }
         catch
         {
@@ -205,7 +211,8 @@ public abstract class DivideAndConquer<TProblem, TResult>
 
     /// <summary>
     /// The asynchronous form of <see cref="Split"/>, which is what task nodes call; the default calls
-    /// <see cref="Split"/> and completes at once. Override it to split in parallel (the program then never runs inline).
+    /// <see cref="Split"/> and completes at once. Override it to split in parallel (inline subtrees then call it on their
+    /// thread and continue at once when it completes at once).
     /// </summary>
     /// <param name="problem">The problem to divide.</param>
     /// <param name="depth">Its depth.</param>
@@ -217,8 +224,8 @@ public abstract class DivideAndConquer<TProblem, TResult>
     /// <summary>
     /// The asynchronous form of <see cref="Merge(TProblem, IReadOnlyList{TResult}, int)"/>, which is what task nodes
     /// call; the default calls it and completes at once. Override it to merge in parallel, for example by running
-    /// another skeleton on <see cref="TaskScheduler.Current"/> (the run's scheduler) and returning its task (the
-    /// program then never runs inline).
+    /// another skeleton or a <c>DivideAndConquer.ForAsync</c> loop (both run on the run's scheduler by default) and
+    /// returning its task.
     /// </summary>
     /// <param name="problem">The problem that was split.</param>
     /// <param name="subresults">One result per subproblem, in subproblem order.</param>
@@ -258,9 +265,9 @@ public abstract class DivideAndConquer<TProblem, TResult>
     /// <summary>Resolves the run's granularity (a granular program adds its size rule).</summary>
     /// <param name="problem">The root problem.</param>
     /// <param name="options">The run's options.</param>
-    /// <param name="synchronous">Whether split and merge are synchronous, so that subtrees may run inline.</param>
-    internal virtual RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, bool synchronous) =>
-        RunGranularity.ForPlainProgram(Granularity, synchronous);
+    /// <param name="granularity">The run's granularity: the options' if they set one, else the program's.</param>
+    internal virtual RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, Granularity granularity) =>
+        RunGranularity.ForPlainProgram(granularity);
 
     internal bool InvokeShouldSplit(TProblem problem, int depth) => ShouldSplit(problem, depth);
 

@@ -40,7 +40,8 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     private RunGranularity? _lastRun;
 
     // What the runs of this instance learned about their leaves' cost, carried to the next run (automatic granularity).
-    private readonly LeafCostMemory _leafCosts = new();
+    // Shared by the nested loops created from the same code (see Loops), else the instance's own.
+    private readonly LeafCostMemory _leafCosts;
 
     /// <summary>
     /// Before a run can predict its leaves (no leaf measured yet, nothing learned by an earlier run), automatic
@@ -55,7 +56,23 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     protected GranularDivideAndConquer(DivideAndConquerOptions? options = null)
         : base(options)
     {
+        _leafCosts = new LeafCostMemory();
     }
+
+    /// <summary>A program whose learned leaf cost is <paramref name="leafCosts"/>, shared with other instances.</summary>
+    /// <param name="options">Default options; <see langword="null"/>: <see cref="DivideAndConquerOptions.Default"/>.</param>
+    /// <param name="leafCosts">The memory shared by the instances made from the same code (the nested loops).</param>
+    private protected GranularDivideAndConquer(DivideAndConquerOptions? options, LeafCostMemory leafCosts)
+        : base(options)
+    {
+        _leafCosts = leafCosts;
+    }
+
+    /// <summary>
+    /// Whether a run predicts subtrees from the remembered leaf cost until it has measured its own (see
+    /// <see cref="CostEstimator(LeafCostMemory, bool)"/>); the nested loops do.
+    /// </summary>
+    private protected virtual bool PredictsSubtreesFromLeafCost => false;
 
     /// <summary>
     /// The size threshold of the run started last: problems larger than this are split (under
@@ -126,22 +143,15 @@ public abstract class GranularDivideAndConquer<TProblem, TResult> : DivideAndCon
     internal sealed override long SizeOf(TProblem problem) => GetSize(problem);
 
     /// <inheritdoc/>
-    internal sealed override RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, bool synchronous)
+    internal sealed override RunGranularity CreateRunGranularity(TProblem problem, DivideAndConquerOptions options, Granularity granularity)
     {
-        var granularity = Granularity;
         var run = granularity.Kind switch
         {
             GranularityKind.Depth => new RunGranularity { SplitByDepth = true, DepthLimit = granularity.TargetDepth },
             GranularityKind.Fixed => new RunGranularity { SizeThreshold = granularity.Size },
             GranularityKind.Sequential => new RunGranularity { SizeThreshold = RootSize(problem) },
             GranularityKind.LeafCount => new RunGranularity { SizeThreshold = ResolveAutomatic(problem, options, granularity.LeavesPerWorker) },
-            _ when !synchronous => new RunGranularity
-            {
-                SizeThreshold = ResolveAutomatic(problem, options, granularity.LeavesPerWorker),
-                MaximumTicks = RunGranularity.ByTime(granularity).MaximumTicks,
-                Costs = new CostEstimator(_leafCosts),
-            },
-            _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker), _leafCosts),
+            _ => RunGranularity.ByTime(granularity, ResolveAutomatic(problem, options, granularity.LeavesPerWorker), _leafCosts, PredictsSubtreesFromLeafCost),
         };
         // Volatile: EffectiveGranularity may be read by other threads (a monitor) while runs go on.
         Volatile.Write(ref _lastRun, run);

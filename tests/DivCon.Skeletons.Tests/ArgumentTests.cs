@@ -24,7 +24,10 @@ public sealed class ArgumentTests
     public void CreateAsync_rejects_each_null_delegate_by_name()
     {
         Assert.Equal("shouldSplit", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(null!, s_splitAsync, s_execute, s_mergeAsync)).ParamName);
-        Assert.Equal("splitAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, null!, s_execute, s_mergeAsync)).ParamName);
+        Assert.Equal("splitAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, (Func<int, int, CancellationToken, ValueTask<IReadOnlyList<int>>>)null!, s_execute, s_mergeAsync)).ParamName);
+        Assert.Equal("split", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, (Func<int, int, IReadOnlyList<int>>)null!, s_execute, s_mergeAsync)).ParamName);
+        Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_split, s_execute, (Func<IReadOnlyList<int>, int, CancellationToken, ValueTask<int>>)null!)).ParamName);
+        Assert.Equal("execute", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_split, null!, s_mergeWithProblemAsync)).ParamName);
         Assert.Equal("execute", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, null!, s_mergeAsync)).ParamName);
         Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, s_execute, (Func<IReadOnlyList<int>, int, CancellationToken, ValueTask<int>>)null!)).ParamName);
         Assert.Equal("mergeAsync", Assert.Throws<ArgumentNullException>(() => DivideAndConquer.CreateAsync(s_shouldSplit, s_splitAsync, s_execute, (Func<int, IReadOnlyList<int>, int, CancellationToken, ValueTask<int>>)null!)).ParamName);
@@ -87,7 +90,10 @@ public sealed class ArgumentTests
     public void Options_defaults_are_the_documented_ones()
     {
         var options = DivideAndConquerOptions.Default;
+        // Outside any task the caller's scheduler is the thread pool's.
         Assert.Same(TaskScheduler.Default, options.Scheduler);
+        Assert.True(options.InheritsScheduler);
+        Assert.Null(options.Granularity);
         Assert.Equal(ExecutionEngine.Continuation, options.Engine);
         Assert.Null(options.Observer);
         Assert.Null(options.MaxDepth);

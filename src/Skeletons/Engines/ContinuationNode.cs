@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace DivCon.Skeletons.Engines;
 
@@ -19,6 +20,17 @@ namespace DivCon.Skeletons.Engines;
 /// Every place a task is queued on the run's scheduler (the root, each child, each merge, each resumption after an
 /// unfinished asynchronous split or merge) catches a refusal, fails the run with it, and reports on the refusing
 /// thread instead, so a refusal can never leave a parent waiting for a report.
+/// <para><b>Inline subtrees of asynchronous programs.</b> A synchronous program's inline subtree is a plain recursion
+/// (<see cref="InlineSubtree{TProblem, TResult}"/>). A program whose split or merge is asynchronous cannot be run that
+/// way (a split may complete later), so a node whose subtree the granularity runs inline becomes an <i>inline root</i>:
+/// its children are processed by direct calls on the same thread instead of tasks, and a merge whose last child
+/// reported is called directly instead of queued. The protocol is unchanged (the same countdown, the same reports),
+/// so a split or merge that does not complete at once suspends its node exactly as in a task node (see
+/// <see cref="PendingPhase{T}"/>), and the rest of the subtree goes on from the resumption task on the run's
+/// scheduler. A split or merge that completes at once costs no task. Nodes inside such a subtree do not time
+/// themselves: the inline root measures its whole subtree (wall time, which counts any wait for an unfinished phase
+/// as work: an overestimate, so a subtree that waited tends to become tasks next time). When the thread's stack runs
+/// short, a child is queued as a task instead of called.</para>
 /// </remarks>
 internal sealed class ContinuationNode<TProblem, TResult>
 {
@@ -47,8 +59,17 @@ internal sealed class ContinuationNode<TProblem, TResult>
     // The problem's size when the program reports sizes (set when the node splits), else -1.
     private long _size = -1;
 
-    // Learning runs only: the node's own split time plus its children's summed work, in Stopwatch ticks.
+    // Learning runs only: the node's own split time plus its children's summed work, in Stopwatch ticks; for an
+    // inline root (see the remarks), the timestamp at which its subtree started instead.
     private long _ticks;
+
+    // Whether this node lies inside an inline subtree of an asynchronous program: it is called by its parent (or
+    // queued only when the stack ran short) and neither times itself nor decides on inlining again.
+    private readonly bool _inline;
+
+    // Whether this node's children and merge are called directly on the reporting thread (an inline root, or a node
+    // inside its subtree that splits). Written before the children start, read by them through the parent reference.
+    private bool _subtreeInline;
 
     // Internal nodes only: one slot per child, written by the child, read by the merge.
     private TResult[]? _results;
@@ -56,8 +77,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
     // Internal nodes only: children that have not reported yet.
     private int _pending;
 
-    private ContinuationNode(RunContext<TProblem, TResult> run, ContinuationNode<TProblem, TResult>? parent, int indexInParent, TProblem problem, int depth)
+    private ContinuationNode(RunContext<TProblem, TResult> run, ContinuationNode<TProblem, TResult>? parent, int indexInParent, TProblem problem, int depth, bool inline = false)
     {
+        _inline = inline;
         _run = run;
         _parent = parent;
         _indexInParent = indexInParent;
@@ -113,6 +135,61 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
     }
 
+    /// <summary>
+    /// A node of an asynchronous program's inline subtree, called by its parent on the parent's thread: the same steps
+    /// as <see cref="Process"/>, counted as an inline node.
+    /// </summary>
+    private void ProcessInline()
+    {
+        var run = _run;
+        if (run.ShouldStop())
+        {
+            ReportNoResult();
+            return;
+        }
+
+        run.CountInlineNodes(1);
+        // Entered again: the caller may be the resumption of an asynchronous phase, which runs no program code of its own.
+        var previous = RunGranularity.Enter(run.Granularity);
+        try
+        {
+            Decide(run);
+        }
+        finally
+        {
+            RunGranularity.Restore(previous);
+        }
+    }
+
+    /// <summary>
+    /// Whether this thread has stack left for one more level of an inline subtree of an asynchronous program (each
+    /// level is a few frames of this class); if not, the next child or merge is queued as a task instead.
+    /// </summary>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1822:Mark members as static", Justification = "Reads the node's depth on netstandard2.0.")]
+    private bool HasStackForInline()
+    {
+#if NETCOREAPP
+        return RuntimeHelpers.TryEnsureSufficientExecutionStack();
+#else
+        // netstandard2.0 has no TryEnsure; those runtimes may also miss the stack's end (see InlineSubtree), hence
+        // the depth bound as well.
+        if (_depth >= 500)
+        {
+            return false;
+        }
+
+        try
+        {
+            RuntimeHelpers.EnsureSufficientExecutionStack();
+            return true;
+        }
+        catch (InsufficientExecutionStackException)
+        {
+            return false;
+        }
+#endif
+    }
+
     private void Decide(RunContext<TProblem, TResult> run)
     {
         var problem = _problem;
@@ -125,7 +202,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             {
                 run.CheckRecursionLimit(_depth);
                 _size = run.ReportsSizes ? run.Program.SizeOf(problem) : -1;
-                inline = run.Granularity.ShouldInline(_depth, _size);
+                inline = _inline || run.Granularity.ShouldInline(_depth, _size);
             }
         }
         catch (Exception e)
@@ -141,13 +218,23 @@ internal sealed class ContinuationNode<TProblem, TResult>
             _problem = default!;
             ExecuteLeaf(problem);
         }
-        else if (inline)
+        else if (inline && !run.Granularity.AsynchronousPhases)
         {
             _problem = default!;
             RunInline(problem);
         }
         else
         {
+            if (inline)
+            {
+                // An asynchronous program's inline subtree (see the remarks); its root notes when the subtree started.
+                _subtreeInline = true;
+                if (!_inline && run.Learns)
+                {
+                    _ticks = Stopwatch.GetTimestamp();
+                }
+            }
+
             // _problem stays: the merge receives it.
             BeginSplit(problem);
         }
@@ -156,13 +243,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private void ExecuteLeaf(TProblem problem)
     {
         var run = _run;
-        long size = run.Learns && run.ReportsSizes ? SizeOrFail(problem) : -1;
+        bool learns = run.Learns && !_inline;
+        long size = learns && run.ReportsSizes ? SizeOrFail(problem) : -1;
         if (size < -1)
         {
             return;
         }
 
-        long learning = run.StartLearning();
+        long learning = learns ? Stopwatch.GetTimestamp() : 0;
         long start = run.StartPhase();
         TResult result;
         try
@@ -178,8 +266,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start, _id, ParentId, _indexInParent))
         {
-            long ticks = run.Elapsed(learning);
-            if (run.Learns)
+            long ticks = learns ? Stopwatch.GetTimestamp() - learning : 0;
+            if (learns)
             {
                 run.Granularity.Costs!.AddLeaf(size, ticks);
                 run.Granularity.Costs.AddSubtree(_depth, Math.Max(size, 1), ticks);
@@ -249,7 +337,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private void BeginSplit(TProblem problem)
     {
         var run = _run;
-        long learning = run.StartLearning();
+        bool learns = run.Learns && !_subtreeInline;
+        long learning = learns ? Stopwatch.GetTimestamp() : 0;
         long start = run.StartPhase();
         ValueTask<IReadOnlyList<TProblem>> splitting;
         try
@@ -266,7 +355,11 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (splitting.IsCompletedSuccessfully)
         {
             var subproblems = splitting.Result;
-            _ticks = run.Elapsed(learning);
+            if (learns)
+            {
+                _ticks = Stopwatch.GetTimestamp() - learning;
+            }
+
             if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
             {
                 SpawnChildren(subproblems);
@@ -332,6 +425,21 @@ internal sealed class ContinuationNode<TProblem, TResult>
                     break;
                 }
 
+                if (_subtreeInline)
+                {
+                    var inlineChild = new ContinuationNode<TProblem, TResult>(run, this, spawned, subproblems![spawned], _depth + 1, inline: true);
+                    if (HasStackForInline())
+                    {
+                        inlineChild.ProcessInline();
+                    }
+                    else
+                    {
+                        inlineChild.Start(s_process);
+                    }
+
+                    continue;
+                }
+
                 var child = new ContinuationNode<TProblem, TResult>(run, this, spawned, subproblems![spawned], _depth + 1);
                 child.Start(s_process);
             }
@@ -368,7 +476,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        long learning = run.StartLearning();
+        bool learns = run.Learns && !_subtreeInline;
+        long learning = learns ? Stopwatch.GetTimestamp() : 0;
         long start = run.StartPhase();
         ValueTask<TResult> merging;
         try
@@ -385,7 +494,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         if (merging.IsCompletedSuccessfully)
         {
             var result = merging.Result;
-            long ticks = run.Elapsed(learning);
+            long ticks = learns ? Stopwatch.GetTimestamp() - learning : 0;
             if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
             {
                 ReportMerged(result, ticks);
@@ -423,6 +532,13 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private void ScheduleMerge()
     {
         Debug.Assert(Volatile.Read(ref _pending) == 0, "A merge is scheduled only when every child has reported.");
+        if (_subtreeInline && HasStackForInline())
+        {
+            // Inline subtree of an asynchronous program: the last child to report merges on its own thread.
+            Merge();
+            return;
+        }
+
         try
         {
             Start(s_merge);
@@ -452,11 +568,22 @@ internal sealed class ContinuationNode<TProblem, TResult>
     {
         var run = _run;
         long ticks = 0;
-        if (run.Learns)
+        if (run.Learns && !_inline)
         {
-            // Volatile: the children's adds happened before their decrements, which happened before this merge task.
-            ticks = Volatile.Read(ref _ticks) + mergeTicks;
-            run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+            if (_subtreeInline)
+            {
+                // An inline root: its whole subtree, timed from its start (see the remarks); also a leaf sample, as
+                // for a synchronous program's inline subtree.
+                ticks = Math.Max(Stopwatch.GetTimestamp() - _ticks, 1);
+                run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+                run.Granularity.Costs.AddLeaf(_size, ticks);
+            }
+            else
+            {
+                // Volatile: the children's adds happened before their decrements, which happened before this merge task.
+                ticks = Volatile.Read(ref _ticks) + mergeTicks;
+                run.Granularity.Costs!.AddSubtree(_depth, Math.Max(_size, 1), ticks);
+            }
         }
 
         Report(result, ticks);

@@ -45,10 +45,19 @@ internal sealed class CostEstimator
     /// measured) until this run has measured <see cref="LeavesBeforePrediction"/> leaves of its own, and then
     /// writes its own cheapest unit back into it for the next run.
     /// </summary>
-    public CostEstimator(LeafCostMemory memory)
+    /// <param name="memory">What earlier runs measured.</param>
+    /// <param name="predictSubtreesFromMemory">
+    /// Whether <see cref="PredictSubtree"/> also falls back on the remembered leaf cost (size times cost per unit) while
+    /// no depth has been measured: for the short nested loops, which a node starts afresh each time and which would
+    /// otherwise begin every run with all their upper nodes as tasks.
+    /// </param>
+    public CostEstimator(LeafCostMemory memory, bool predictSubtreesFromMemory = false)
     {
         _memory = memory;
+        _predictSubtreesFromMemory = predictSubtreesFromMemory;
     }
+
+    private readonly bool _predictSubtreesFromMemory;
 
     /// <summary>A sample counts for at most this many times the cell's current cost per unit.</summary>
     public const int OutlierFactor = 4;
@@ -160,7 +169,11 @@ internal sealed class CostEstimator
             }
         }
 
-        return Unknown;
+        // Nothing measured in this run yet: a nested loop predicts from its remembered leaf cost (an underestimate of a
+        // subtree, which also merges; the loops' merges are a single reduce).
+        return _predictSubtreesFromMemory && size >= 0 && _memory is { } memory && !double.IsPositiveInfinity(memory.CostPerUnit)
+            ? Saturate(memory.CostPerUnit * Math.Max(size, 1))
+            : Unknown;
     }
 
     /// <summary>Predicts from one cell; <paramref name="levelsBelow"/> is how many levels the node lies below the cell (negative: above).</summary>

@@ -137,7 +137,8 @@ internal sealed class ForkJoinNode<TProblem, TResult>
 
         run.CheckRecursionLimit(_depth);
         long size = run.ReportsSizes ? program.SizeOf(problem) : -1;
-        if (run.Granularity.ShouldInline(_depth, size))
+        // An asynchronous program's subtrees are never inline here: this engine waits for its phases anyway.
+        if (!run.Granularity.AsynchronousPhases && run.Granularity.ShouldInline(_depth, size))
         {
             return SolveInline(run, problem, size);
         }

@@ -41,6 +41,13 @@ internal sealed class RunGranularity
     /// <summary>What the run has measured; set when the run learns (time-based granularity).</summary>
     public CostEstimator? Costs { get; init; }
 
+    /// <summary>
+    /// Whether the program's split or merge is asynchronous: its inline subtrees are then run by the continuation
+    /// engine's direct calls (see <see cref="ContinuationNode{TProblem, TResult}"/>) instead of the plain recursion, and
+    /// the fork-join engine runs none inline. Set once by <c>RunAsync</c> before the run's first task.
+    /// </summary>
+    public bool AsynchronousPhases { get; set; }
+
     /// <summary>Granular programs: problems larger than this are split.</summary>
     public long SizeThreshold { get; init; }
 
@@ -63,10 +70,8 @@ internal sealed class RunGranularity
 
     /// <summary>The granularity of a run of a plain program (one that reports no size).</summary>
     /// <param name="granularity">The program's granularity.</param>
-    /// <param name="synchronous">Whether split and merge are synchronous; if not, every node is a task.</param>
-    public static RunGranularity ForPlainProgram(Granularity granularity, bool synchronous) => granularity.Kind switch
+    public static RunGranularity ForPlainProgram(Granularity granularity) => granularity.Kind switch
     {
-        _ when !synchronous => new RunGranularity { Rule = InlineRule.Never },
         GranularityKind.Automatic => ByTime(granularity),
         GranularityKind.Depth => new RunGranularity { Rule = InlineRule.FromDepth, InlineDepth = granularity.TargetDepth },
         GranularityKind.Sequential => new RunGranularity { Rule = InlineRule.FromDepth, InlineDepth = 0 },
@@ -77,12 +82,13 @@ internal sealed class RunGranularity
     /// <param name="granularity">The program's granularity.</param>
     /// <param name="sizeThreshold">A granular program's size threshold (0 for a plain program).</param>
     /// <param name="memory">What earlier runs of the program learned about its leaves (granular programs), or null.</param>
-    public static RunGranularity ByTime(Granularity granularity, long sizeThreshold = 0, LeafCostMemory? memory = null) => new()
+    /// <param name="predictSubtreesFromMemory">See <see cref="CostEstimator(LeafCostMemory, bool)"/>.</param>
+    public static RunGranularity ByTime(Granularity granularity, long sizeThreshold = 0, LeafCostMemory? memory = null, bool predictSubtreesFromMemory = false) => new()
     {
         Rule = granularity.MinimumTaskCost > TimeSpan.Zero ? InlineRule.ByTime : InlineRule.Never,
         MinimumTicks = ToTicks(granularity.MinimumTaskCost),
         MaximumTicks = ToTicks(granularity.MaximumTaskDuration),
-        Costs = memory is null ? new CostEstimator() : new CostEstimator(memory),
+        Costs = memory is null ? new CostEstimator() : new CostEstimator(memory, predictSubtreesFromMemory),
         SizeThreshold = sizeThreshold,
     };
 

@@ -1,0 +1,141 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace DivCon.Skeletons.Engines;
+
+/// <summary>
+/// The learned leaf cost of the nested loops (<see cref="DivideAndConquer.ForAsync"/>,
+/// <see cref="DivideAndConquer.MapReduceAsync"/>), shared by every loop made from the same code: a node creates its
+/// loop afresh each time (a closure over its own data), so a memory kept per instance would never predict anything.
+/// </summary>
+/// <remarks>
+/// Keyed by the body's method (its <see cref="RuntimeMethodHandle"/>, the same for every closure of one lambda), or by
+/// an explicit key object (held weakly). A value is one double written and read whole (see
+/// <see cref="LeafCostMemory"/>): concurrent loops overwrite each other's measurement of the same code, and a foreign or
+/// stale value only moves where a loop is cut or whether it runs inline, never what it computes.
+/// </remarks>
+internal static class LoopCosts
+{
+    private static readonly ConcurrentDictionary<IntPtr, LeafCostMemory> s_byCode = new();
+    private static readonly ConditionalWeakTable<object, LeafCostMemory> s_byKey = new();
+
+    /// <summary>The memory of <paramref name="key"/>, or of <paramref name="code"/>'s method when the key is null.</summary>
+    public static LeafCostMemory For(Delegate code, object? key) =>
+        key is null
+            ? s_byCode.GetOrAdd(code.Method.MethodHandle.Value, static _ => new LeafCostMemory())
+            : s_byKey.GetValue(key, static _ => new LeafCostMemory());
+}
+
+/// <summary>
+/// How a nested loop runs: inline (one sequential pass on the calling thread, a completed <see cref="ValueTask{TResult}"/>)
+/// when its remembered cost per unit predicts less than the minimum task cost, otherwise as a run of
+/// <see cref="LoopProgram{TProblem, TResult}"/> on the options' scheduler (the caller's by default).
+/// </summary>
+internal static class NestedLoop
+{
+    public static ValueTask<TResult> Run<TProblem, TResult>(
+        TProblem problem,
+        Func<TProblem, long> getSize,
+        Func<TProblem, (TProblem Left, TProblem Right)> split,
+        Func<TProblem, TResult> map,
+        Func<TResult, TResult, TResult> reduce,
+        LeafCostMemory memory,
+        DivideAndConquerOptions? options,
+        CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return new ValueTask<TResult>(Task.FromCanceled<TResult>(cancellationToken));
+        }
+
+        options ??= DivideAndConquerOptions.Default;
+        var granularity = options.Granularity ?? Granularity.Automatic();
+        long size;
+        try
+        {
+            size = getSize(problem);
+        }
+        catch (Exception e)
+        {
+            return new ValueTask<TResult>(Task.FromException<TResult>(e));
+        }
+
+        if (size < 0)
+        {
+            return new ValueTask<TResult>(Task.FromException<TResult>(
+                new InvalidOperationException($"getSize returned {size} for the loop's problem; sizes must be >= 0.")));
+        }
+
+        bool timed = granularity.Kind == GranularityKind.Automatic && granularity.MinimumTaskCost > TimeSpan.Zero;
+        if (size <= 1 || granularity.Kind == GranularityKind.Sequential || (timed && IsCheap(memory, size, granularity.MinimumTaskCost)))
+        {
+            return RunInline(problem, size, map, timed ? memory : null, cancellationToken);
+        }
+
+        var program = new LoopProgram<TProblem, TResult>(getSize, split, map, reduce, memory);
+        return new ValueTask<TResult>(program.RunAsync(problem, options, cancellationToken));
+    }
+
+    private static bool IsCheap(LeafCostMemory memory, long size, TimeSpan minimumTaskCost)
+    {
+        double perUnit = memory.CostPerUnit;
+        return !double.IsPositiveInfinity(perUnit)
+            && perUnit * size < minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
+    }
+
+    private static ValueTask<TResult> RunInline<TProblem, TResult>(
+        TProblem problem, long size, Func<TProblem, TResult> map, LeafCostMemory? memory, CancellationToken cancellationToken)
+    {
+        try
+        {
+            long start = memory is null ? 0 : Stopwatch.GetTimestamp();
+            var result = map(problem);
+            if (memory is not null && size > 0)
+            {
+                // This pass's cost per unit replaces the remembered one (as a run's own measurement does).
+                memory.Remember((double)Math.Max(Stopwatch.GetTimestamp() - start, 1) / size);
+            }
+
+            return new ValueTask<TResult>(result);
+        }
+        catch (OperationCanceledException e) when (e.CancellationToken == cancellationToken && cancellationToken.IsCancellationRequested)
+        {
+            return new ValueTask<TResult>(Task.FromCanceled<TResult>(cancellationToken));
+        }
+        catch (Exception e)
+        {
+            return new ValueTask<TResult>(Task.FromException<TResult>(e));
+        }
+    }
+}
+
+/// <summary>
+/// A nested loop as a granular program: halves its problem while the run's size rule and leaf-duration bound say so,
+/// maps a leaf, reduces two results; its leaf cost is the loop code's shared memory, and its runs predict subtrees from
+/// it until they have measured their own (so small parts of a large loop run inline from the first run).
+/// </summary>
+/// <typeparam name="TProblem">The loop's problem (an index range, a slice of arrays...).</typeparam>
+/// <typeparam name="TResult">The reduced result.</typeparam>
+internal sealed class LoopProgram<TProblem, TResult>(
+    Func<TProblem, long> getSize,
+    Func<TProblem, (TProblem Left, TProblem Right)> split,
+    Func<TProblem, TResult> map,
+    Func<TResult, TResult, TResult> reduce,
+    LeafCostMemory memory)
+    : GranularDivideAndConquer<TProblem, TResult>(options: null, memory)
+{
+    private protected override bool PredictsSubtreesFromLeafCost => true;
+
+    protected override long GetSize(TProblem problem) => getSize(problem);
+
+    protected override IReadOnlyList<TProblem> Split(TProblem problem, int depth)
+    {
+        var (left, right) = split(problem);
+        return new[] { left, right };
+    }
+
+    protected override TResult Execute(TProblem problem, int depth) => map(problem);
+
+    protected override TResult Merge(IReadOnlyList<TResult> subresults, int depth) => reduce(subresults[0], subresults[1]);
+}
