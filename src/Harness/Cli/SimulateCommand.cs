@@ -89,6 +89,7 @@ public static class SimulateCommand
             Description = "default scheme: no starvation injection (the pool keeps one thread per core plus --pool-extra-threads; default: the runtime's gate rule).",
         };
         var inflation = new Option<string?>("--inflation") { Description = "Work inflation 'alpha[,knee]': tasks take (1 + alpha x busy cores beyond knee / cores beyond knee) longer. [default: off]", HelpName = "alpha[,knee]" };
+        var machine = new Option<string?>("--machine") { Description = "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]", HelpName = "file[:low|middle|high][:contiguous|dispersed]" };
         var coarsen = new Option<double>("--coarsen-us") { Description = "Simulate subtrees with at most this much work (us) as one task (speed; 0 = off).", DefaultValueFactory = _ => 0 };
         var flatten = new Option<long>("--flatten-ns") { Description = "Dissolve internal nodes whose split + merge take at most this many ns into their parent (speed; 0 = off).", DefaultValueFactory = _ => 0 };
         var clamp = new Option<double>("--clamp-outliers")
@@ -103,7 +104,7 @@ public static class SimulateCommand
         clamp.Validators.Add(r => SweepOptions.NotNegative(r, "--clamp-outliers", "times the median", orAbove: 1));
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -126,6 +127,7 @@ public static class SimulateCommand
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
                 FlattenBelowNs = parse.GetValue(flatten),
                 ClampOutliers = parse.GetValue(clamp),
+                Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             WorkloadSimulator simulator;
             try
