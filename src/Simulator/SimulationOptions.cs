@@ -1,3 +1,5 @@
+using DivCon.Simulator.Machine;
+
 namespace DivCon.Simulator;
 
 /// <summary>
@@ -107,6 +109,14 @@ public sealed record SimulationOptions
     public WorkInflation Inflation { get; init; } = WorkInflation.None;
 
     /// <summary>
+    /// The machine and the costs the traces lack (memory bandwidth per die and package, oversubscription and handover,
+    /// modules sharing an FPU and L2), at one calibration and placement; null (the default): none of them, and the
+    /// context switch is <see cref="ContextSwitchNs"/>. With a machine, its context switch replaces that option. See
+    /// <see cref="MachineModel"/> and machines/README.md.
+    /// </summary>
+    public MachineModel? Machine { get; init; }
+
+    /// <summary>
     /// Coarsening for speed: subtrees whose total work is at most this much are simulated as one leaf of that
     /// duration (zero: off). Changes results only for subtrees finer than the threshold. Applied by callers that
     /// build graphs from trees (<see cref="TaskGraph.FromTree"/>), as the harness does.
@@ -190,6 +200,14 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(IsolatedRuns, 1, nameof(IsolatedRuns));
         ArgumentNullException.ThrowIfNull(Inflation, nameof(Inflation));
         Inflation.Validate();
+        if (Machine is { } machine)
+        {
+            machine.Validate();
+            if (Cores > machine.Cores)
+            {
+                throw new ArgumentOutOfRangeException(nameof(Cores), Cores, $"The machine '{machine.Name}' has {machine.Cores} cores, fewer than the {Cores} simulated.");
+            }
+        }
     }
 
     /// <summary>A time span as whole nanoseconds (the simulator's clock unit).</summary>

@@ -63,9 +63,11 @@ public static class SimulateCommand
         var clamp = OptionTable.Number("--clamp-outliers",
             "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
             10, above: 1, orZero: true, unit: "times the median");
+        var machine = OptionTable.Text("--machine", "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]",
+            null, "file[:low|middle|high][:contiguous|dispersed]");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -88,6 +90,7 @@ public static class SimulateCommand
                 CoarsenBelow = TimeSpan.FromMicroseconds(parse.GetValue(coarsen)),
                 FlattenBelowNs = parse.GetValue(flatten),
                 ClampOutliers = parse.GetValue(clamp),
+                Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             WorkloadSimulator simulator;
             try

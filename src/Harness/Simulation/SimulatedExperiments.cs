@@ -188,6 +188,11 @@ public static class SimulatedExperiments
             table.AddRow("thread-pool hill-climbing wave (magnitude, samples)", string.Create(CultureInfo.InvariantCulture,
                 $"{options.ThreadPoolWaveMagnitude} ({options.ThreadPoolSampleIntervalLow.TotalMilliseconds}-{options.ThreadPoolSampleIntervalHigh.TotalMilliseconds} ms)"));
             table.AddRow("work inflation", options.Inflation.ToString());
+            if (options.Machine is { } machine)
+            {
+                table.AddRow("machine", machine.ToString());
+            }
+
             table.AddRow("coarsening / flattening", string.Create(CultureInfo.InvariantCulture, $"{options.CoarsenBelow.TotalMicroseconds} us / {options.FlattenBelowNs} ns"));
             table.AddRow("outlier clamping (x median of phase and depth; 0 off)", options.ClampOutliers.ToString(CultureInfo.InvariantCulture));
             table.AddRow("isolated runs per program", options.IsolatedRuns.ToString(CultureInfo.InvariantCulture));

@@ -209,7 +209,8 @@ internal sealed partial class Simulation
         standby.Serving = home;
         standby.Lent = false;
         long cost = wake ? _options.WakeOverheadNs : 0;
-        standby.PendingCost = cost;
+        // The standby's first task also finds the core's caches holding the old task's data (the machine's refill).
+        standby.PendingCost = cost + _handoverRefillNs;
         _activeThread[server.Core] = standby.Index;
         _moveCount++;
         _handoverCount++;

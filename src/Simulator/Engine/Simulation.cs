@@ -3,6 +3,7 @@ using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Topology;
+using DivCon.Simulator.Machine;
 
 namespace DivCon.Simulator.Engine;
 
@@ -51,6 +52,11 @@ internal sealed partial class Simulation
     private readonly bool _partitioning;
     private readonly bool _lending;
     private readonly double _sharingEfficiency;
+
+    // The machine's costs (null without a machine: no hook runs, so results are the simulator's without one).
+    private readonly MachineLoad? _load;
+    private readonly double _preemptionPenalty;
+    private readonly long _handoverRefillNs;
 
     // Safety net against a schedule that never ends: 100 x the limit plus an hour of simulated time.
     private readonly long _giveUpAt;
@@ -112,6 +118,14 @@ internal sealed partial class Simulation
         // Time-shared threads lose a context switch per quantum: useful fraction quantum / (quantum + switch).
         double quantum = SimulationOptions.Nanoseconds(options.Quantum);
         _sharingEfficiency = quantum / (quantum + options.ContextSwitchNs);
+        if (options.Machine is { } machine)
+        {
+            // The machine's context switch and cache refill replace the option's context switch.
+            _sharingEfficiency = machine.SharingEfficiency(quantum);
+            _preemptionPenalty = machine.PreemptionPenalty;
+            _handoverRefillNs = machine.HandoverRefillNs;
+            _load = new MachineLoad(machine, _cores, programs);
+        }
 
         _programs = new ProgramSlot[programs.Count];
         for (int p = 0; p < programs.Count; p++)
@@ -431,6 +445,15 @@ internal sealed partial class Simulation
             duration = (long)(duration * _options.Inflation.Factor(_busyThreads + 1, _cores));
         }
 
+        if (_load is not null)
+        {
+            double stretch = _load.Begin(t.Core, p);
+            if (stretch != 1)
+            {
+                duration = (long)(duration * stretch);
+            }
+        }
+
         t.Busy = true;
         t.Task = task;
         t.TaskStartedAt = _now;
@@ -467,6 +490,7 @@ internal sealed partial class Simulation
 
         _busyThreads--;
         _servingBusy[p]--;
+        _load?.End(t.Core, p);
         _taskCount++;
         var set = _sets[t.Serving];
         int piece = PieceOf(task);
@@ -772,7 +796,7 @@ internal sealed partial class Simulation
     // ----- CPU groups (processor sharing) -----
 
     private double Rate(CpuGroup group) =>
-        group.Runnable <= group.Capacity ? 1.0 : group.Capacity / group.Runnable * _sharingEfficiency;
+        MachineModel.SharingRate(group.Capacity, group.Runnable, _sharingEfficiency, _preemptionPenalty);
 
     /// <summary>Brings the group's virtual time to now.</summary>
     private void Advance(CpuGroup group)
