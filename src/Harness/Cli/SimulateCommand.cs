@@ -76,6 +76,27 @@ public static class SimulateCommand
             Description = "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).",
         };
         var noLending = new Option<bool>("--no-lending") { Description = "Partitioning: idle workers do not serve other programs." };
+        var interval = new Option<double>("--decision-interval-ms")
+        {
+            Description = "Partitioning: milliseconds between the schemes' decisions.",
+            DefaultValueFactory = _ => new SimulationOptions().RebalanceInterval.TotalMilliseconds,
+        };
+        interval.Validators.Add(r =>
+        {
+            // From the token, as SweepOptions does: an unparsable token is the parser's error.
+            if (r.Tokens.Count > 0
+                && double.TryParse(r.Tokens[^1].Value, NumberStyles.Float, CultureInfo.InvariantCulture, out double ms)
+                && !(ms > 0 && ms <= 3_600_000))
+            {
+                r.AddError($"--decision-interval-ms must be above 0 and at most 3600000 milliseconds, not {r.Tokens[^1].Value}.");
+            }
+        });
+        var availability = new Option<string>("--availability")
+        {
+            Description = "dynamic scheme: what its policy reads as a program's available tasks: queued (the mechanism's), queued-running (queued plus running tasks) or smoothed (a smoothed history of queued).",
+            DefaultValueFactory = _ => "queued",
+        };
+        availability.AcceptOnlyFromAmong("queued", "queued-running", "smoothed");
         var extraThreads = new Option<int>("--pool-extra-threads") { Description = "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", DefaultValueFactory = _ => 0 };
         extraThreads.Validators.Add(r => SweepOptions.AtLeast(r, "--pool-extra-threads", 0));
         var waveMagnitude = new Option<int>("--pool-wave-magnitude")
@@ -103,7 +124,7 @@ public static class SimulateCommand
         clamp.Validators.Add(r => SweepOptions.NotNegative(r, "--clamp-outliers", "times the median", orAbove: 1));
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -119,6 +140,13 @@ public static class SimulateCommand
                 StealOverheadNs = parse.GetValue(stealOverhead),
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
+                RebalanceInterval = TimeSpan.FromMilliseconds(parse.GetValue(interval)),
+                Availability = parse.GetValue(availability) switch
+                {
+                    "queued-running" => AvailabilitySignal.QueuedAndRunning,
+                    "smoothed" => AvailabilitySignal.Smoothed,
+                    _ => AvailabilitySignal.Queued,
+                },
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
                 ThreadPoolStarvationInjection = !parse.GetValue(noInjection),
                 ThreadPoolWaveMagnitude = parse.GetValue(waveMagnitude),
