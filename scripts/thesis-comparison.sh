@@ -48,6 +48,7 @@ sim --trace-dir traces/thesis --programs $THREE --no-standby --no-lending --name
 sim --trace-dir traces/thesis --programs $FIVE --no-standby --no-lending --name cyclic-5-today-programs-thesis-mechanism
 fi
 # runs.csv and moves.csv of 400 s many-core runs are MBs; the folder's stamp.json rewrites them identically.
-find "$OUT" -name runs.csv -delete -o -name moves.csv -delete
+# So are the allocation charts of the 10 ms runs (a step per decision): charts above 500 KB are dropped the same way.
+find "$OUT" -name runs.csv -delete -o -name moves.csv -delete -o -name 'allocation-*.svg' -size +500k -delete
 python3 scripts/thesis-comparison.py "$OUT"
 echo "== done $(date -u +%T)"
