@@ -20,6 +20,9 @@ namespace DivCon.Programs;
 /// <item><term>pmergesort (mergesort-parallel)</term><description>integers; 2^18; 2^26</description></item>
 /// <item><term>fib</term><description>n; 24; 40</description></item>
 /// <item><term>nqueens</term><description>board size n; 9; 15</description></item>
+/// <item><term>quicksort-thesis, mergesort-thesis, strassen-thesis</term><description>the thesis forms: the same
+/// programs and sizes with every split, merge and matrix sum one sequential sweep, as the reference thesis wrote them
+/// (Fenech 2013, section 7.2)</description></item>
 /// </list>
 /// </remarks>
 /// <example>
@@ -55,6 +58,12 @@ public static class ProgramCatalog
             24, 40, static (size, seed) => new FibonacciProgram(size, seed)),
         new("nqueens", ["n-queens"], "count N-Queens solutions (irregular search tree)", "board size n",
             9, 15, static (size, seed) => new NQueensProgram(size, seed)),
+        new(StrassenProgram.ThesisFormName, ["strassen-sequential"], "strassen as the thesis wrote it: every split's and merge's matrix sums one sequential sweep", "matrix order",
+            256, 1536, static (size, seed) => new StrassenProgram(size, seed, sequentialSweeps: true)),
+        new(QuicksortProgram.ThesisFormName, ["quicksort-sequential"], "quicksort as the thesis wrote it: every partition one sequential sweep", "integers",
+            1 << 18, 1 << 26, static (size, seed) => new QuicksortProgram(size, seed, sequentialSweeps: true)),
+        new(MergesortProgram.ThesisFormName, ["mergesort-sequential"], "mergesort as the thesis wrote it: every merge one sequential sweep", "integers",
+            1 << 18, 1 << 26, static (size, seed) => new MergesortProgram(size, seed, parallelMerge: false, sequentialSweeps: true)),
     ];
 
     /// <summary>Every program, in a fixed order.</summary>

@@ -35,6 +35,9 @@ public sealed record SimulationOptions
     /// <summary>Interval of the partitioning schemes' decisions (the mechanism's default, 100 ms).</summary>
     public TimeSpan RebalanceInterval { get; init; } = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>What the dynamic scheme's policy reads as each program's available tasks (default: queued tasks, as the mechanism does).</summary>
+    public AvailabilitySignal Availability { get; init; } = AvailabilitySignal.Queued;
+
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 
@@ -156,6 +159,11 @@ public sealed record SimulationOptions
         {
             throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");
         }
+        if (!Enum.IsDefined(Availability))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Availability), Availability, "Not a defined AvailabilitySignal.");
+        }
+
         if (RebalanceInterval <= TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(RebalanceInterval), RebalanceInterval, "The rebalance interval must be positive.");

@@ -5,9 +5,11 @@ namespace DivCon.Programs.Tests;
 public sealed class CatalogTests
 {
     [Fact]
-    public void The_catalog_holds_the_eight_programs()
+    public void The_catalog_holds_the_eight_programs_and_three_thesis_forms()
     {
-        Assert.Equal(["sumsq", "pi", "strassen", "quicksort", "mergesort", "pmergesort", "fib", "nqueens"], ProgramCatalog.Names);
+        Assert.Equal(
+            ["sumsq", "pi", "strassen", "quicksort", "mergesort", "pmergesort", "fib", "nqueens", "strassen-thesis", "quicksort-thesis", "mergesort-thesis"],
+            ProgramCatalog.Names);
     }
 
     [Theory]
@@ -16,6 +18,9 @@ public sealed class CatalogTests
     [InlineData(" pmergesort ", "pmergesort")]
     [InlineData("sum-of-squares", "sumsq")]
     [InlineData("N-Queens", "nqueens")]
+    [InlineData("QuickSort-Thesis", "quicksort-thesis")]
+    [InlineData("mergesort-sequential", "mergesort-thesis")]
+    [InlineData("strassen-sequential", "strassen-thesis")]
     public void Names_and_aliases_are_case_insensitive(string asked, string canonical)
     {
         Assert.Equal(canonical, ProgramCatalog.Find(asked).Name);

@@ -20,6 +20,9 @@ public sealed class ProgramGridTests
         ["pmergesort"] = Granularity.Fixed(3_000),
         ["fib"] = Granularity.Fixed(12),
         ["nqueens"] = Granularity.Fixed(5),
+        ["strassen-thesis"] = Granularity.Fixed(64 * 64),
+        ["quicksort-thesis"] = Granularity.Fixed(3_000),
+        ["mergesort-thesis"] = Granularity.Fixed(3_000),
     };
 
     public static TheoryData<string, SchedulerKind, ExecutionEngine> Grid()

@@ -63,11 +63,16 @@ public static class SimulateCommand
         var clamp = OptionTable.Number("--clamp-outliers",
             "Replace a recorded duration more than this many times the median of the same phase at the same depth by that median (a collection pause or preemption inside one task); 0 = off.",
             10, above: 1, orZero: true, unit: "times the median");
+        var interval = OptionTable.Number("--decision-interval-ms", "Partitioning: milliseconds between the schemes' decisions.",
+            new SimulationOptions().RebalanceInterval.TotalMilliseconds, above: 0, unit: "milliseconds");
+        var availability = OptionTable.Choice("--availability",
+            "dynamic scheme: what its policy reads as a program's available tasks: queued (the mechanism's), queued-running (queued plus running tasks) or smoothed (a smoothed history of queued).",
+            "queued", ["queued", "queued-running", "smoothed"]);
         var machine = OptionTable.Text("--machine", "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]",
             null, "file[:low|middle|high][:contiguous|dispersed]");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -83,6 +88,13 @@ public static class SimulateCommand
                 StealOverheadNs = parse.GetValue(stealOverhead),
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
+                RebalanceInterval = TimeSpan.FromMilliseconds(parse.GetValue(interval)),
+                Availability = parse.GetValue(availability) switch
+                {
+                    "queued-running" => AvailabilitySignal.QueuedAndRunning,
+                    "smoothed" => AvailabilitySignal.Smoothed,
+                    _ => AvailabilitySignal.Queued,
+                },
                 ThreadPoolExtraThreads = parse.GetValue(extraThreads),
                 ThreadPoolStarvationInjection = !parse.GetValue(noInjection),
                 ThreadPoolWaveMagnitude = parse.GetValue(waveMagnitude),
@@ -223,8 +235,9 @@ public static class SimulateCommand
 
     private static void WriteScalability(ResultsFolder folder, IReadOnlyList<(string Program, int Cores, double Seconds, double Speedup)> rows, int cores)
     {
-        folder.WriteText("speedup.csv", w => Csv.Write(w, ["program", "cores", "seconds", "speedup"],
-            rows.Select(r => (IReadOnlyList<string>)[r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), Csv.Number(r.Seconds), Csv.Number(r.Speedup)])));
+        // placement: the simulated cores are contiguous (the model has no topology that would make dispersal differ).
+        folder.WriteText("speedup.csv", w => Csv.Write(w, ["program", "cores", "placement", "seconds", "speedup"],
+            rows.Select(r => (IReadOnlyList<string>)[r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), "contiguous", Csv.Number(r.Seconds), Csv.Number(r.Speedup)])));
         folder.WriteText("summary.md", w =>
         {
             w.WriteLine(string.Create(CultureInfo.InvariantCulture, $"# Scalability (SIMULATED, up to {cores} cores)"));

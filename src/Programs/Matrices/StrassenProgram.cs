@@ -12,6 +12,10 @@ namespace DivCon.Programs.Matrices;
 /// entry of the true product (at most order x 1023^2) fits in an <see cref="int"/>: then the modulo-2^32 arithmetic
 /// of the program is exact. Verification compares every entry with a plain scalar product
 /// (<see cref="SquareMatrix.MultiplyPlain"/>), computed once per instance and kept (about 1-3 s at order 1536).
+/// The thesis form (<see cref="ThesisFormName"/>, <c>sequentialSweeps: true</c>) computes every split's operand sums
+/// and every merge's quadrant sums as one sequential sweep, as the reference thesis's Strassen did (Fenech 2013,
+/// section 7.2); the default form cuts sweeps longer than <see cref="StrassenMultiplication.MaximumSweepLength"/>
+/// into parallel blocks.
 /// </remarks>
 public sealed class StrassenProgram : BenchmarkProgram<StrassenProblem, SquareMatrix>
 {
@@ -21,7 +25,13 @@ public sealed class StrassenProgram : BenchmarkProgram<StrassenProblem, SquareMa
     /// <summary>The largest order whose product entries (up to order x 1023^2) fit in an <see cref="int"/>.</summary>
     public const int MaxOrder = int.MaxValue / ((MaxValueExclusive - 1) * (MaxValueExclusive - 1));
 
-    private readonly StrassenMultiplication _skeleton = new();
+    /// <summary>The catalog name of the default form (parallel sums in long splits and merges).</summary>
+    public const string DefaultName = "strassen";
+
+    /// <summary>The catalog name of the thesis form (every split and merge one sequential sweep).</summary>
+    public const string ThesisFormName = "strassen-thesis";
+
+    private readonly StrassenMultiplication _skeleton;
     private readonly StrassenProblem _problem;
     private SquareMatrix? _reference;
 
@@ -30,18 +40,33 @@ public sealed class StrassenProgram : BenchmarkProgram<StrassenProblem, SquareMa
     /// <param name="seed">The seed.</param>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>
     public StrassenProgram(long size, int seed)
-        : base("strassen", size, seed)
+        : this(size, seed, sequentialSweeps: false)
+    {
+    }
+
+    /// <summary>Builds two random matrices of order <paramref name="size"/> from <paramref name="seed"/>, for either form.</summary>
+    /// <param name="size">The order, 1 to <see cref="MaxOrder"/>.</param>
+    /// <param name="seed">The seed.</param>
+    /// <param name="sequentialSweeps">Whether every split and merge is one sequential sweep (the thesis form, named <see cref="ThesisFormName"/>).</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="size"/> is out of range.</exception>
+    public StrassenProgram(long size, int seed, bool sequentialSweeps)
+        : base(sequentialSweeps ? ThesisFormName : DefaultName, size, seed)
     {
         if (size is < 1 or > MaxOrder)
         {
-            throw new ArgumentOutOfRangeException(nameof(size), size, $"strassen needs a matrix order from 1 to {MaxOrder} (larger products overflow 32-bit entries).");
+            throw new ArgumentOutOfRangeException(nameof(size), size, $"{Name} needs a matrix order from 1 to {MaxOrder} (larger products overflow 32-bit entries).");
         }
+
+        _skeleton = sequentialSweeps ? new StrassenMultiplication { MaximumSweepLength = int.MaxValue } : new StrassenMultiplication();
 
         int order = (int)size;
         _problem = new StrassenProblem(
             SquareMatrix.Random(order, seed, stream: 0, MaxValueExclusive),
             SquareMatrix.Random(order, seed, stream: 1, MaxValueExclusive));
     }
+
+    /// <summary>Whether every split and merge is one sequential sweep (the thesis form).</summary>
+    public bool HasSequentialSweeps => _skeleton.MaximumSweepLength == int.MaxValue;
 
     /// <inheritdoc/>
     public override int BranchingFactor => 7;

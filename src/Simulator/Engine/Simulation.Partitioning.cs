@@ -18,6 +18,9 @@ namespace DivCon.Simulator.Engine;
 /// </remarks>
 internal sealed partial class Simulation
 {
+    // The smoothed availability per program (AvailabilitySignal.Smoothed); NaN until the program's first sample.
+    private double[]? _smoothedAvailable;
+
     private void OnDecisionTick()
     {
         if (_runningPrograms == 0)
@@ -42,7 +45,7 @@ internal sealed partial class Simulation
         {
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? 1.0;
-            states[p] = new ProgramState(new ProgramId(p), speedup, _sets[p].Queued, _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
+            states[p] = new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
         }
 
         RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
@@ -66,6 +69,31 @@ internal sealed partial class Simulation
         foreach (var set in _sets)
         {
             WakeIdle(set);
+        }
+    }
+
+    /// <summary>Program <paramref name="p"/>'s available tasks as the policy reads them (<see cref="SimulationOptions.Availability"/>).</summary>
+    /// <remarks>Called once per program per decision, so the smoothed signal advances one step per decision.</remarks>
+    private int AvailableTasks(int p)
+    {
+        int queued = _sets[p].Queued;
+        switch (_options.Availability)
+        {
+            case AvailabilitySignal.QueuedAndRunning:
+                return queued + _servingBusy[p];
+            case AvailabilitySignal.Smoothed:
+                if (_smoothedAvailable is null)
+                {
+                    _smoothedAvailable = new double[_programs.Length];
+                    Array.Fill(_smoothedAvailable, double.NaN);
+                }
+
+                double previous = _smoothedAvailable[p];
+                double smoothed = double.IsNaN(previous) ? queued : previous + ((queued - previous) / 4);
+                _smoothedAvailable[p] = smoothed;
+                return (int)Math.Ceiling(smoothed);
+            default:
+                return queued;
         }
     }
 

@@ -138,8 +138,36 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
 
         Assert.True(exitCode == 0, error);
         string csv = File.ReadAllText(Path.Combine(_root, "simulated-scalability-8", "speedup.csv"));
-        Assert.Contains("quicksort,8,", csv, StringComparison.Ordinal);
+        Assert.StartsWith("program,cores,placement,seconds,speedup", csv, StringComparison.Ordinal);
+        Assert.Contains("quicksort,8,contiguous,", csv, StringComparison.Ordinal);
         Assert.Contains("Simulated speedup", output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--decision-interval-ms", "0", "--decision-interval-ms must be above 0")]
+    [InlineData("--decision-interval-ms", "-5", "--decision-interval-ms must be above 0")]
+    [InlineData("--availability", "history", "history")]
+    public async Task Bad_what_if_switches_are_one_line_errors(string option, string value, string expected)
+    {
+        WriteSyntheticTraces(cores: 8);
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "8", "--out", _root, option, value);
+        Assert.Equal(1, exitCode);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task What_if_switches_reach_the_simulation_and_its_label()
+    {
+        WriteSyntheticTraces(cores: 8);
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "8", "--duration", "0.5", "--schemes", "dynamic",
+            "--decision-interval-ms", "10", "--availability", "smoothed", "--name", "whatif", "--out", _root);
+        Assert.True(exitCode == 0, error);
+        string label = File.ReadAllText(Path.Combine(_root, "whatif", "simulation.md"));
+        Assert.Contains("| rebalance interval | 10 ms |", label, StringComparison.Ordinal);
+        Assert.Contains("| dynamic's availability signal | Smoothed |", label, StringComparison.Ordinal);
     }
 
     [Fact]
