@@ -77,6 +77,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private int _nextProgramId;
     private long _skippedDecisions;
     private long _decisions;
+    private long _lateResumptions;
     private int _disposeState;
     private bool _workersExited;
 

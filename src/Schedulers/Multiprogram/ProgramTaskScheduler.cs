@@ -194,7 +194,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     /// <exception cref="ObjectDisposedException">The program was disposed and the caller is not one of its workers.</exception>
     protected override void QueueTask(Task task)
     {
-        if (!Queues.TryQueue(task))
+        if (!Queues.TryQueue(task) && !_owner.TryResumeLate(task, TryExecuteTask))
         {
             throw new ObjectDisposedException(
                 ToString(), "The program was disposed and accepts no more tasks from outside its workers.");
