@@ -17,7 +17,7 @@ public sealed partial class MultiprogramScheduler
     {
         if (!IsDisposed && !Shutdown(DefaultShutdownTimeout) && !IsCurrentThreadWorker())
         {
-            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
+            OnShutdownTimedOut($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
         }
     }
 
@@ -40,6 +40,7 @@ public sealed partial class MultiprogramScheduler
             return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
         }
 
+        _metrics.Remove(this);
         var clock = Stopwatch.StartNew();
         ProgramTaskScheduler[] programs;
         lock (_gate)
@@ -117,10 +118,11 @@ public sealed partial class MultiprogramScheduler
     /// still with the program as <see cref="TaskScheduler.Current"/>, so that anything it queues there is refused
     /// and faults the method: the method ends either way. Any other task stays refused.
     /// </summary>
+    /// <param name="program">The program that refused it.</param>
     /// <param name="task">The refused task.</param>
     /// <param name="execute">The program's <c>TryExecuteTask</c>.</param>
     /// <returns>Whether the task was taken (an await's resumption).</returns>
-    internal bool TryResumeLate(Task task, Func<Task, bool> execute)
+    internal bool TryResumeLate(ProgramTaskScheduler program, Task task, Func<Task, bool> execute)
     {
         // The TPL's await continuation for a non-default scheduler is a task whose state is the awaiting method's
         // resumption delegate (an Action) and whose public creation options are None; tasks a program's own code
@@ -131,6 +133,7 @@ public sealed partial class MultiprogramScheduler
         }
 
         Interlocked.Increment(ref _lateResumptions); // Interlocked: any thread may resume late.
+        OnLateResumption(program);
         ThreadPool.UnsafeQueueUserWorkItem(static state => ((LateResumption)state!).Run(), new LateResumption(task, execute));
         return true;
     }
@@ -145,6 +148,7 @@ public sealed partial class MultiprogramScheduler
 
     private async Task ShutdownCoreAsync()
     {
+        _metrics.Remove(this);
         ProgramTaskScheduler[] programs;
         lock (_gate)
         {
