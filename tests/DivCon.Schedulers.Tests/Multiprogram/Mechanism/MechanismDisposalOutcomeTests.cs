@@ -54,7 +54,7 @@ public sealed class MechanismDisposalOutcomeTests
         using var scheduler = MechanismSchedulers.Unpinned(2);
         ProgramTaskScheduler program = scheduler.Register("async");
         using var awaiting = new ManualResetEventSlim();
-        var release = new TaskCompletionSource();
+        var release = new TaskCompletionSource<bool>();
 
         Task method = Task.Factory.StartNew(
             async () =>
@@ -70,7 +70,7 @@ public sealed class MechanismDisposalOutcomeTests
 
         Assert.True(awaiting.Wait(TestSchedulers.Timeout));
         Assert.True(program.Shutdown(TestSchedulers.Timeout));
-        _ = Task.Run(release.SetResult);
+        _ = Task.Run(() => release.SetResult(true));
 
         Task finished = await Task.WhenAny(method, Task.Delay(TestSchedulers.Timeout));
         Assert.Same(method, finished);
