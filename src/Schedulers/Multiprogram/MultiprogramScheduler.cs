@@ -53,8 +53,9 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </example>
 /// <para>
 /// <b>Warnings.</b> A task that blocks holds its worker (there is no thread injection). Always dispose: the workers
-/// are dedicated threads. <see cref="Rebalanced"/> handlers run on the deciding thread under the decision lock:
-/// keep them short and never wait in them for another thread that calls into this scheduler.
+/// are dedicated threads. <see cref="Rebalanced"/> handlers run on a deciding thread, outside the decision lock but
+/// one at a time: keep them short (a slow handler delays the next decision's event, and the rebalancer thread's next
+/// interval when it raised the event).
 /// </para>
 /// </remarks>
 public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposable
