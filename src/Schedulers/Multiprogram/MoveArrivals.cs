@@ -1,4 +1,5 @@
 using System.Collections.ObjectModel;
+using System.Diagnostics.Metrics;
 using System.Globalization;
 using DivCon.Schedulers.Multiprogram.Model;
 
@@ -20,18 +21,23 @@ internal sealed class MoveArrivals : IMoveArrivals
     private readonly TimeProvider _clock;
     private readonly long _decidedAt;
     private readonly long[] _arrivedAt;
+    private readonly IReadOnlyList<CpuMove> _moves;
+    private readonly Histogram<double>? _duration;
 
     /// <summary>Creates the record of a decision's moves, none arrived.</summary>
     /// <param name="clock">The scheduler's clock.</param>
     /// <param name="decidedAt">The decision's timestamp on <paramref name="clock"/>.</param>
-    /// <param name="moves">The number of moves.</param>
-    internal MoveArrivals(TimeProvider clock, long decidedAt, int moves)
+    /// <param name="moves">The decision's moves.</param>
+    /// <param name="duration">Where each arrival's latency is recorded (in seconds) while a listener is on it; null: nowhere.</param>
+    internal MoveArrivals(TimeProvider clock, long decidedAt, IReadOnlyList<CpuMove> moves, Histogram<double>? duration = null)
     {
         ArgumentNullException.ThrowIfNull(clock);
-        ArgumentOutOfRangeException.ThrowIfNegative(moves);
+        ArgumentNullException.ThrowIfNull(moves);
         _clock = clock;
         _decidedAt = decidedAt;
-        _arrivedAt = new long[moves];
+        _moves = moves;
+        _duration = duration;
+        _arrivedAt = new long[moves.Count];
         Array.Fill(_arrivedAt, NotArrived);
     }
 
@@ -71,6 +77,22 @@ internal sealed class MoveArrivals : IMoveArrivals
     {
         long now = _clock.GetTimestamp();
         // Interlocked: a worker and its standby may both report one move; the first time stands.
-        Interlocked.CompareExchange(ref _arrivedAt[move], now, NotArrived);
+        if (Interlocked.CompareExchange(ref _arrivedAt[move], now, NotArrived) != NotArrived)
+        {
+            return;
+        }
+
+        // Observers (checked first: an unobserved arrival costs two reads). The first report only.
+        bool traced = MultiprogramEventSource.Log.IsEnabled();
+        if (traced || _duration?.Enabled == true)
+        {
+            TimeSpan latency = _clock.GetElapsedTime(_decidedAt, now);
+            string to = _moves[move].To?.ToString() ?? "none";
+            _duration?.Record(latency.TotalSeconds, new KeyValuePair<string, object?>("divcon.program.name", to));
+            if (traced)
+            {
+                MultiprogramEventSource.Log.MoveArrived(_moves[move].CpuId, to, latency.TotalMilliseconds);
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ public sealed partial class MultiprogramScheduler
     {
         if (!IsDisposed && !Shutdown(DefaultShutdownTimeout) && !IsCurrentThreadWorker())
         {
-            Trace.TraceWarning($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
+            OnShutdownTimedOut($"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after Dispose.");
         }
     }
 
@@ -31,9 +31,16 @@ public sealed partial class MultiprogramScheduler
         // Interlocked: exactly one caller shuts down.
         if (Interlocked.Exchange(ref _disposeState, 1) != 0)
         {
+            // A later call reports the outcome now: the workers may have exited since the first call timed out.
+            if (_pool.Exited.IsCompleted)
+            {
+                Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
+            }
+
             return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
         }
 
+        _metrics.Remove(this);
         var clock = Stopwatch.StartNew();
         ProgramTaskScheduler[] programs;
         lock (_gate)
@@ -94,12 +101,54 @@ public sealed partial class MultiprogramScheduler
     public Task ShutdownAsync(CancellationToken cancellationToken = default)
     {
         // Interlocked: exactly one caller (of this, Shutdown or Dispose) shuts down.
-        Task done = Interlocked.Exchange(ref _disposeState, 1) == 0 ? ShutdownCoreAsync() : _pool.Exited;
+        Task done = Interlocked.Exchange(ref _disposeState, 1) == 0 ? ShutdownCoreAsync() : WaitForWorkersAsync();
         return done.WaitAsync(cancellationToken);
+    }
+
+    /// <summary>
+    /// Awaits that resumed after their program had closed and so ran on the .NET thread pool instead of being refused
+    /// (a refused resumption would leave its method waiting for ever); see the multiprogram README, "Departure".
+    /// </summary>
+    public long LateResumptions => Interlocked.Read(ref _lateResumptions); // Atomic 64-bit read on every platform.
+
+    /// <summary>
+    /// A closed program refused a task queued from outside its workers. If it is the resumption of an
+    /// <c>await</c> (the TPL queues it on <see cref="TaskScheduler.Current"/> and, when that scheduler refuses it,
+    /// faults a task nobody sees: the awaiting method would wait for ever), it runs on the .NET thread pool instead,
+    /// still with the program as <see cref="TaskScheduler.Current"/>, so that anything it queues there is refused
+    /// and faults the method: the method ends either way. Any other task stays refused.
+    /// </summary>
+    /// <param name="program">The program that refused it.</param>
+    /// <param name="task">The refused task.</param>
+    /// <param name="execute">The program's <c>TryExecuteTask</c>.</param>
+    /// <returns>Whether the task was taken (an await's resumption).</returns>
+    internal bool TryResumeLate(ProgramTaskScheduler program, Task task, Func<Task, bool> execute)
+    {
+        // The TPL's await continuation for a non-default scheduler is a task whose state is the awaiting method's
+        // resumption delegate (an Action) and whose public creation options are None; tasks a program's own code
+        // starts carry their own state (null for the Action overloads).
+        if (task.AsyncState is not Action || task.CreationOptions != TaskCreationOptions.None)
+        {
+            return false;
+        }
+
+        Interlocked.Increment(ref _lateResumptions); // Interlocked: any thread may resume late.
+        OnLateResumption(program);
+        ThreadPool.UnsafeQueueUserWorkItem(static state => ((LateResumption)state!).Run(), new LateResumption(task, execute));
+        return true;
+    }
+
+    private async Task WaitForWorkersAsync()
+    {
+        // Exited's continuations run asynchronously (never on an exiting worker). The workers exit only once every
+        // program has drained, so their exit is the whole shutdown's outcome.
+        await _pool.Exited.ConfigureAwait(false);
+        Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
     }
 
     private async Task ShutdownCoreAsync()
     {
+        _metrics.Remove(this);
         ProgramTaskScheduler[] programs;
         lock (_gate)
         {
@@ -147,4 +196,10 @@ public sealed partial class MultiprogramScheduler
     }
 
     private bool IsCurrentThreadWorker() => Worker.Current is { } worker && ReferenceEquals(worker.Pool, _pool);
+
+    /// <summary>A late await resumption and the program's executor, queued together to the .NET thread pool.</summary>
+    private sealed class LateResumption(Task task, Func<Task, bool> execute)
+    {
+        public void Run() => execute(task);
+    }
 }

@@ -55,10 +55,17 @@ public sealed partial class MultiprogramScheduler
             throw new ArgumentOutOfRangeException(nameof(reason), reason, "Unknown rebalance reason.");
         }
 
-        lock (_gate)
+        try
         {
-            ObjectDisposedException.ThrowIf(IsDisposed, this);
-            return DecideAndApply(reason);
+            lock (_gate)
+            {
+                ObjectDisposedException.ThrowIf(IsDisposed, this);
+                return DecideAndApply(reason);
+            }
+        }
+        finally
+        {
+            DispatchEvents();
         }
     }
 
@@ -86,6 +93,18 @@ public sealed partial class MultiprogramScheduler
     public RebalanceEvent SetAllocation(IEnumerable<KeyValuePair<ProgramTaskScheduler, int>> cores)
     {
         ArgumentNullException.ThrowIfNull(cores);
+        try
+        {
+            return SetAllocationCore(cores);
+        }
+        finally
+        {
+            DispatchEvents();
+        }
+    }
+
+    private RebalanceEvent SetAllocationCore(IEnumerable<KeyValuePair<ProgramTaskScheduler, int>> cores)
+    {
         lock (_gate)
         {
             ObjectDisposedException.ThrowIf(IsDisposed, this);
@@ -127,11 +146,18 @@ public sealed partial class MultiprogramScheduler
     /// <exception cref="ObjectDisposedException">The scheduler was disposed.</exception>
     public RebalanceEvent ClearAllocationOverride()
     {
-        lock (_gate)
+        try
         {
-            ObjectDisposedException.ThrowIf(IsDisposed, this);
-            _policy.Set(null);
-            return DecideAndApply(RebalanceReason.Manual);
+            lock (_gate)
+            {
+                ObjectDisposedException.ThrowIf(IsDisposed, this);
+                _policy.Set(null);
+                return DecideAndApply(RebalanceReason.Manual);
+            }
+        }
+        finally
+        {
+            DispatchEvents();
         }
     }
 
@@ -145,6 +171,8 @@ public sealed partial class MultiprogramScheduler
                 DecideAndApply(RebalanceReason.Interval);
             }
         }
+
+        DispatchEvents();
 
         // Lending wake-ups on pushes are best effort; this sweep bounds how long a parked worker can miss work.
         if (_pool.Director is not null && _pool.Sleepers > 0)
@@ -179,10 +207,16 @@ public sealed partial class MultiprogramScheduler
             Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
             _director.Sets = [.. programs.Select(p => p.Queues)];
             _policy.Set(null); // An explicit allocation naming the leaver no longer sums up.
+            if (MultiprogramEventSource.Log.IsEnabled())
+            {
+                MultiprogramEventSource.Log.ProgramDeparted(program.ProgramId.Value, program.Name);
+            }
+
             DecideAndApply(RebalanceReason.Departure);
             program.SetCurrentCores(0);
         }
 
+        DispatchEvents();
         program.CompleteDeparture();
     }
 
@@ -208,6 +242,7 @@ public sealed partial class MultiprogramScheduler
     {
         Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
         RebalanceEvent decision = _decider.Decide(TakeSnapshot(), reason, TimeProvider.GetTimestamp());
+        decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
         Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
         if (decision.Skipped)
         {
@@ -216,7 +251,7 @@ public sealed partial class MultiprogramScheduler
         else
         {
             // The workers write the arrivals into the mechanism's record; the event carries its read-only view.
-            var arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves.Count);
+            var arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves, _metrics.MoveDuration);
             decision = decision with { Arrivals = arrivals };
             Apply(decision, arrivals);
             if (_historyCapacity > 0)
@@ -230,7 +265,7 @@ public sealed partial class MultiprogramScheduler
             }
         }
 
-        Raise(decision);
+        Publish(decision); // Raised by DispatchEvents once the caller has left the gate.
         return decision;
     }
 
@@ -294,6 +329,12 @@ public sealed partial class MultiprogramScheduler
             {
                 // The placement's moves are exactly the CPUs whose home changes, so every one has its index.
                 int move = moveOfCpu.GetValueOrDefault(_cpuOfWorker[i], -1);
+                if (move >= 0 && MultiprogramEventSource.Log.IsEnabled())
+                {
+                    CpuMove m = decision.Moves[move];
+                    MultiprogramEventSource.Log.Move(m.CpuId, m.From?.ToString() ?? "none", m.To?.ToString() ?? "none");
+                }
+
                 cpu.RequestMove(home, move < 0 ? null : () => arrivals.Arrive(move));
                 moved++;
             }
@@ -303,29 +344,6 @@ public sealed partial class MultiprogramScheduler
         foreach (ProgramAllocation allocation in decision.After)
         {
             _programs.First(p => p.ProgramId == allocation.Id).SetCurrentCores(allocation.Cores);
-        }
-    }
-
-    private void Raise(RebalanceEvent decision)
-    {
-        EventHandler<RebalanceEvent>? handlers = Rebalanced;
-        if (handlers is null)
-        {
-            return;
-        }
-
-        foreach (EventHandler<RebalanceEvent> handler in handlers.GetInvocationList().Cast<EventHandler<RebalanceEvent>>())
-        {
-            try
-            {
-                handler(this, decision);
-            }
-#pragma warning disable CA1031 // A subscriber's failure must not break the rebalancer or the caller's decision.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                Trace.TraceWarning($"MultiprogramScheduler: a Rebalanced handler threw {ex.GetType().Name}: {ex.Message}");
-            }
         }
     }
 }

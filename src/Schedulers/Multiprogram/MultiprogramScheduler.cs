@@ -6,6 +6,7 @@ using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Platform;
 using DivCon.Schedulers.Topology;
 using DivCon.Schedulers.Workers;
+using Microsoft.Extensions.Logging;
 
 namespace DivCon.Schedulers.Multiprogram;
 
@@ -52,8 +53,9 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </example>
 /// <para>
 /// <b>Warnings.</b> A task that blocks holds its worker (there is no thread injection). Always dispose: the workers
-/// are dedicated threads. <see cref="Rebalanced"/> handlers run on the deciding thread under the decision lock:
-/// keep them short and never wait in them for another thread that calls into this scheduler.
+/// are dedicated threads. <see cref="Rebalanced"/> handlers run on a deciding thread, outside the decision lock but
+/// one at a time: keep them short (a slow handler delays the next decision's event, and the rebalancer thread's next
+/// interval when it raised the event).
 /// </para>
 /// </remarks>
 public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposable
@@ -77,8 +79,13 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private int _nextProgramId;
     private long _skippedDecisions;
     private long _decisions;
+    private long _lateResumptions;
     private int _disposeState;
     private bool _workersExited;
+    private readonly ILogger? _logger;
+    private readonly bool _raiseSkipped;
+    private readonly MultiprogramMetrics _metrics;
+    private readonly long _createdAt;
 
     /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
     /// <param name="options">CPUs, pinning, policy, interval; null = all allowed CPUs, pinned, defaults.</param>
@@ -116,6 +123,11 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         IReadOnlyList<LogicalCpu> slotCpus = handover is null ? slots : [.. slots, .. slots];
         _victims = IsPinned ? VictimOrder.ByTopology(slotCpus) : VictimOrder.Flat(slotCpus.Count);
         TimeProvider = options.TimeProvider ?? TimeProvider.System;
+        _createdAt = TimeProvider.GetTimestamp();
+        _logger = options.Logger;
+        _raiseSkipped = options.RaiseSkippedDecisions;
+        _metrics = MultiprogramMetrics.For(options.MeterFactory);
+        Rebalanced += options.OnRebalanced;
         RebalanceInterval = options.RebalanceInterval;
         _historyCapacity = options.HistoryCapacity;
         _policy = new AllocationOverridePolicy(options.Policy ?? new TaskAvailabilityPolicy());
@@ -127,7 +139,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _pool = new WorkerPool(
             slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
         _director.Attach(_pool);
-        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval);
+        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval, OnRebalancerFailure);
 
         IReadOnlyList<Exception> failures;
         try
@@ -149,11 +161,8 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         }
 
         _rebalancer.Start();
+        _metrics.Add(this);
     }
-
-    /// <summary>Raised for every decision (skipped interval checks included, with <see cref="RebalanceEvent.Skipped"/>).</summary>
-    /// <remarks>Runs on the deciding thread under the decision lock; handler exceptions are traced and swallowed.</remarks>
-    public event EventHandler<RebalanceEvent>? Rebalanced;
 
     /// <summary>The number of workers (fixed).</summary>
     public int WorkerCount => _cpuOfWorker.Length;
@@ -170,7 +179,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     /// <summary>The interval of the periodic rebalance (zero or infinite: none).</summary>
     public TimeSpan RebalanceInterval { get; }
 
-    /// <summary>The clock of <see cref="RebalanceEvent.Timestamp"/> (use its <c>GetElapsedTime</c>).</summary>
+    /// <summary>The clock of <see cref="RebalanceEvent.Timestamp"/> and <see cref="RebalanceEvent.Time"/>.</summary>
     public TimeProvider TimeProvider { get; }
 
     /// <summary>The registered programs that have not left yet, in registration order.</summary>
@@ -355,18 +364,32 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private ProgramTaskScheduler RegisterCore(string name, double speedup, ScalabilityTable? table)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        lock (_gate)
+        ProgramTaskScheduler program;
+        try
         {
-            ObjectDisposedException.ThrowIf(IsDisposed, this);
-            var program = new ProgramTaskScheduler(
-                this, new ProgramId(_nextProgramId++), name, speedup, table, _victims, _pool, _rebalancer.RequestDeparture);
-            ProgramTaskScheduler[] programs = [.. _programs, program];
-            Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
-            _director.Sets = [.. programs.Select(p => p.Queues)];
-            _policy.Set(null); // An explicit allocation does not name the newcomer: the policy decides again.
-            DecideAndApply(RebalanceReason.Arrival);
-            return program;
+            lock (_gate)
+            {
+                ObjectDisposedException.ThrowIf(IsDisposed, this);
+                program = new ProgramTaskScheduler(
+                    this, new ProgramId(_nextProgramId++, name), name, speedup, table, _victims, _pool, _rebalancer.RequestDeparture);
+                ProgramTaskScheduler[] programs = [.. _programs, program];
+                Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
+                _director.Sets = [.. programs.Select(p => p.Queues)];
+                _policy.Set(null); // An explicit allocation does not name the newcomer: the policy decides again.
+                if (MultiprogramEventSource.Log.IsEnabled())
+                {
+                    MultiprogramEventSource.Log.ProgramRegistered(program.ProgramId.Value, name);
+                }
+
+                DecideAndApply(RebalanceReason.Arrival);
+            }
         }
+        finally
+        {
+            DispatchEvents();
+        }
+
+        return program;
     }
 
     private static ProgramId? ProgramOf(WorkQueueSet set) =>

@@ -1,4 +1,7 @@
+using System.Diagnostics.Metrics;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
+using Microsoft.Extensions.Logging;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Schedulers.Multiprogram;
@@ -68,4 +71,31 @@ public sealed record MultiprogramSchedulerOptions
 
     /// <summary>The clock for event timestamps (default <see cref="TimeProvider.System"/>).</summary>
     public TimeProvider? TimeProvider { get; init; }
+
+    /// <summary>
+    /// Subscribed to <see cref="MultiprogramScheduler.Rebalanced"/> before anything else happens, so it sees every
+    /// decision from the first arrival on (the same as subscribing right after construction, before the first
+    /// <c>Register</c>; useful where a host builds the scheduler from options). Null: none.
+    /// </summary>
+    public EventHandler<RebalanceEvent>? OnRebalanced { get; init; }
+
+    /// <summary>
+    /// Whether interval checks that the policy skipped (its previous decision stands) are raised too (default
+    /// <see langword="false"/>: they are only counted, in <see cref="MultiprogramScheduler.SkippedDecisions"/> and the
+    /// <c>divcon.multiprogram.decisions</c> counter, since one comes every interval).
+    /// </summary>
+    public bool RaiseSkippedDecisions { get; init; }
+
+    /// <summary>
+    /// Where the scheduler reports what it cannot throw to a caller: a <see cref="MultiprogramScheduler.Rebalanced"/>
+    /// handler that threw, a failure on the rebalancer thread, a shutdown that timed out, an await resumed after its
+    /// program closed; decisions at <see cref="LogLevel.Debug"/>. Null: trace warnings only, as before.
+    /// </summary>
+    public ILogger? Logger { get; init; }
+
+    /// <summary>
+    /// Creates the scheduler's <see cref="Meter"/> (named <c>DivCon.Schedulers</c>) when a host provides one (for
+    /// example through dependency injection); null: the library's shared static meter of the same name.
+    /// </summary>
+    public IMeterFactory? MeterFactory { get; init; }
 }

@@ -131,7 +131,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     {
         if (!Shutdown(MultiprogramScheduler.DefaultShutdownTimeout) && !IsCurrentThreadOnPool())
         {
-            Trace.TraceWarning($"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after Dispose.");
+            Trace.TraceWarning($"Program {this}: tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after Dispose.");
         }
     }
 
@@ -165,7 +165,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
         BoundedShutdown.WaitAsync(
             ShutdownAsync,
             MultiprogramScheduler.DefaultShutdownTimeout,
-            () => $"Program {Name} ({ProgramId}): tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after DisposeAsync.");
+            () => $"Program {this}: tasks still running {MultiprogramScheduler.DefaultShutdownTimeout} after DisposeAsync.");
 
     /// <summary>
     /// Closes the program (the first call starts the departure; accepted tasks still run, none is cancelled) and
@@ -180,7 +180,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     }
 
     /// <inheritdoc />
-    public override string ToString() => $"{Name} ({ProgramId})";
+    public override string ToString() => $"{Name} (P{ProgramId.Value})";
 
     /// <summary>Sets the owned-worker count after a decision (under the decision lock).</summary>
     /// <param name="cores">Owned workers.</param>
@@ -194,7 +194,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
     /// <exception cref="ObjectDisposedException">The program was disposed and the caller is not one of its workers.</exception>
     protected override void QueueTask(Task task)
     {
-        if (!Queues.TryQueue(task))
+        if (!Queues.TryQueue(task) && !_owner.TryResumeLate(this, task, TryExecuteTask))
         {
             throw new ObjectDisposedException(
                 ToString(), "The program was disposed and accepts no more tasks from outside its workers.");

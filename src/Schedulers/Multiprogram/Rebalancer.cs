@@ -14,6 +14,7 @@ internal sealed class Rebalancer : IDisposable
     private readonly Action<ProgramTaskScheduler> _depart;
     private readonly Action _onInterval;
     private readonly TimeSpan _interval;
+    private readonly Action<Exception> _onError;
     private readonly Thread _thread;
     private readonly AutoResetEvent _signal = new(false);
     private readonly ConcurrentQueue<ProgramTaskScheduler> _departures = new();
@@ -23,8 +24,10 @@ internal sealed class Rebalancer : IDisposable
     /// <param name="depart">Performs one departure (takes the decision lock).</param>
     /// <param name="onInterval">The periodic decision and lending sweep.</param>
     /// <param name="interval">The period; zero or infinite: departures only.</param>
-    public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval)
+    /// <param name="onError">Reports an exception of a decision on this thread (which goes on).</param>
+    public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval, Action<Exception> onError)
     {
+        _onError = onError;
         _depart = depart;
         _onInterval = onInterval;
         _interval = interval;
@@ -95,12 +98,12 @@ internal sealed class Rebalancer : IDisposable
             _signal.WaitOne(wait);
             while (_departures.TryDequeue(out ProgramTaskScheduler? program))
             {
-                Guarded(() => _depart(program), program.CompleteDeparture);
+                Guarded(() => _depart(program), program.CompleteDeparture, _onError);
             }
 
             if (IsPeriodic && Stopwatch.GetTimestamp() >= next && Volatile.Read(ref _stop) == 0)
             {
-                Guarded(_onInterval, null);
+                Guarded(_onInterval, null, _onError);
                 next = Stopwatch.GetTimestamp() + (long)(_interval.TotalSeconds * Stopwatch.Frequency);
             }
         }
@@ -108,11 +111,11 @@ internal sealed class Rebalancer : IDisposable
         // Departures reported while stopping are still performed, so that every program's Completion completes.
         while (_departures.TryDequeue(out ProgramTaskScheduler? program))
         {
-            Guarded(() => _depart(program), program.CompleteDeparture);
+            Guarded(() => _depart(program), program.CompleteDeparture, _onError);
         }
     }
 
-    private static void Guarded(Action action, Action? always)
+    private static void Guarded(Action action, Action? always, Action<Exception> onError)
     {
         try
         {
@@ -123,6 +126,15 @@ internal sealed class Rebalancer : IDisposable
 #pragma warning restore CA1031
         {
             Trace.TraceError($"DivCon rebalancer: {ex}");
+            try
+            {
+                onError(ex);
+            }
+#pragma warning disable CA1031 // A failing logger must not kill the rebalancer thread either.
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+            }
         }
         finally
         {

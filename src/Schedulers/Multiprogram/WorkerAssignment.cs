@@ -20,4 +20,9 @@ public readonly record struct WorkerAssignment(int WorkerIndex, int CpuId, Progr
 {
     /// <summary>Whether the worker serves a program other than its owner (lent, or not yet moved).</summary>
     public bool IsAway => Owner != Serving;
+
+    /// <inheritdoc />
+    /// <remarks>For example <c>worker 2 (cpu 2): mergesort, serving fft</c>.</remarks>
+    public override string ToString() =>
+        $"worker {WorkerIndex} (cpu {CpuId}): {Owner?.ToString() ?? "none"}{(IsAway ? $", serving {Serving?.ToString() ?? "none"}" : string.Empty)}";
 }

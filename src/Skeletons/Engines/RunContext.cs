@@ -49,6 +49,7 @@ internal sealed class RunContext<TProblem, TResult>
         Granularity = granularity;
         ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
+        SkeletonMetrics.RunStarted();
         if (cancellationToken.CanBeCanceled)
         {
             // Turns a request into the run's outcome as it happens (see IsStopped); runs Cancel at once if the token
@@ -226,6 +227,7 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Counts a node that ran as its own task (only when observed: the count is reported to the observer).</summary>
     public void CountTaskNode()
     {
+        SkeletonMetrics.TaskNode();
         if (Observer is not null)
         {
             // Interlocked: task nodes on many threads.
@@ -236,6 +238,7 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Counts the nodes of an inline subtree, once per subtree.</summary>
     public void CountInlineNodes(long nodes)
     {
+        SkeletonMetrics.InlineSubtree(nodes);
         if (Observer is not null && nodes > 0)
         {
             Interlocked.Add(ref _inlineNodes, nodes);
@@ -319,6 +322,7 @@ internal sealed class RunContext<TProblem, TResult>
 #endif
 
         // Volatile: read the outcome another task may have recorded just before the tree quiesced.
+        SkeletonMetrics.RunEnded(Volatile.Read(ref _stopReason));
         switch (Volatile.Read(ref _stopReason))
         {
             case null:

@@ -1,8 +1,11 @@
+using System.Globalization;
+using System.Text;
 
 namespace DivCon.Schedulers.Multiprogram.Model;
 
 /// <summary>The record of one rebalancer decision: what it saw, what it chose and which workers must move.</summary>
-/// <param name="Timestamp">The caller's clock reading (for example <c>Stopwatch.GetTimestamp()</c>); not interpreted.</param>
+/// <param name="Timestamp">The caller's clock reading (for example <c>Stopwatch.GetTimestamp()</c>); not interpreted.
+/// The multiprogram scheduler's events also carry it as a <see cref="TimeSpan"/>: <see cref="Time"/>.</param>
 /// <param name="Reason">Why the decision was asked for.</param>
 /// <param name="Skipped">
 /// Whether the policy run was skipped because the previous decision still stands (then <see cref="After"/> is the
@@ -34,4 +37,49 @@ public sealed record RebalanceEvent(
     /// decisions and decisions made by a decider alone (no mechanism applied them).
     /// </summary>
     public IMoveArrivals Arrivals { get; init; } = NoMoveArrivals.Instance;
+
+    /// <summary>
+    /// When the decision was made, as the time since its scheduler was created (on the scheduler's
+    /// <see cref="TimeProvider"/>); <see cref="TimeSpan.Zero"/> for a decision made by a decider alone.
+    /// </summary>
+    public TimeSpan Time { get; init; }
+
+    /// <summary>One line a person can read: time, reason, policy, cores per program (before and after), moves, explanation.</summary>
+    /// <returns>For example <c>+1.200 s Interval, task-availability: mergesort 2 -> 1, fft 2 -> 3; cpu 3: mergesort -> fft (0.041 ms); ...</c>.</returns>
+    public override string ToString()
+    {
+        var text = new StringBuilder();
+        text.Append(string.Create(CultureInfo.InvariantCulture, $"+{Time.TotalSeconds:0.000} s {Reason}"));
+        text.Append(Skipped ? " (skipped)" : string.Empty).Append(", ").Append(Policy).Append(": ");
+        if (After.Count == 0)
+        {
+            text.Append("no programs");
+        }
+
+        for (int i = 0; i < After.Count; i++)
+        {
+            ProgramAllocation after = After[i];
+            int? before = null;
+            foreach (ProgramAllocation b in Before)
+            {
+                before = b.Id == after.Id ? b.Cores : before;
+            }
+
+            text.Append(i > 0 ? ", " : string.Empty).Append(after.Id).Append(' ');
+            text.Append(before is { } was && was != after.Cores
+                ? string.Create(CultureInfo.InvariantCulture, $"{was} -> {after.Cores}")
+                : after.Cores.ToString(CultureInfo.InvariantCulture));
+        }
+
+        for (int m = 0; m < Moves.Count; m++)
+        {
+            text.Append(m == 0 ? "; " : ", ").Append(Moves[m]);
+            if (m < Arrivals.Count && Arrivals.LatencyOf(m) is { } latency)
+            {
+                text.Append(string.Create(CultureInfo.InvariantCulture, $" ({latency.TotalMilliseconds:0.###} ms)"));
+            }
+        }
+
+        return text.Append("; ").Append(Explanation).ToString();
+    }
 }
