@@ -144,8 +144,8 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Theory]
-    [InlineData("--decision-interval-ms", "0", "--decision-interval-ms must be above 0")]
-    [InlineData("--decision-interval-ms", "-5", "--decision-interval-ms must be above 0")]
+    [InlineData("--decision-interval-ms", "0", "--decision-interval-ms must be a number of milliseconds above 0")]
+    [InlineData("--decision-interval-ms", "-5", "--decision-interval-ms must be a number of milliseconds above 0")]
     [InlineData("--availability", "history", "history")]
     public async Task Bad_what_if_switches_are_one_line_errors(string option, string value, string expected)
     {
