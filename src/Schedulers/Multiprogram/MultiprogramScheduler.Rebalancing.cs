@@ -143,6 +143,7 @@ public sealed partial class MultiprogramScheduler
             if (_programs.Length > 0)
             {
                 DecideAndApply(RebalanceReason.Interval);
+                ReclaimLentCpus();
             }
         }
 

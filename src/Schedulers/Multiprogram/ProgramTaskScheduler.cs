@@ -34,7 +34,7 @@ namespace DivCon.Schedulers.Multiprogram;
 /// dropped, and a divide-and-conquer run whose task is refused by the closed program ends faulted with the refusal.
 /// </para>
 /// </remarks>
-public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
+public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
 {
     private readonly MultiprogramScheduler _owner;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -66,6 +66,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
         Speedup = speedup;
         Scalability = scalability;
         Queues = new WorkQueueSet(this, TryExecuteTask, victims, pool, () => drained(this));
+        Factory = new TaskFactory(CancellationToken.None, TaskCreationOptions.None, TaskContinuationOptions.None, this);
     }
 
     /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>
