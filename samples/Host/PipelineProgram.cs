@@ -52,6 +52,6 @@ internal sealed partial class PipelineProgram(
         return local;
     }
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "pipeline round {Round}: {Stages} stages in {Milliseconds:F0} ms, owning {Cores} core(s); resumptions outside its workers: {Outside}")]
+    [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "pipeline round {Round}: {Stages} stages in {Milliseconds:F0} ms, owning {Cores} core(s); resumptions outside its workers: {Outside}")]
     private static partial void LogRound(ILogger logger, int round, int stages, double milliseconds, int cores, int outside);
 }

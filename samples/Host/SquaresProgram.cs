@@ -42,6 +42,6 @@ internal sealed partial class SquaresProgram(
         lifetime.StopApplication();
     }
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "squares round {Round}: {Iterations} iterations in {Milliseconds:F0} ms, owning {Cores} core(s); iterations outside its workers: {Outside}")]
+    [LoggerMessage(EventId = 1, Level = LogLevel.Information, Message = "squares round {Round}: {Iterations} iterations in {Milliseconds:F0} ms, owning {Cores} core(s); iterations outside its workers: {Outside}")]
     private static partial void LogRound(ILogger logger, int round, int iterations, double milliseconds, int cores, int outside);
 }
