@@ -3,7 +3,12 @@
 using DivCon.Hosting;
 using DivCon.Samples.Host;
 
-HostApplicationBuilder builder = Host.CreateApplicationBuilder(args);
+// Content root beside the executable, so appsettings.json is found from any working directory.
+HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings
+{
+    Args = args,
+    ContentRootPath = AppContext.BaseDirectory,
+});
 builder.Logging.AddSimpleConsole(o =>
 {
     o.SingleLine = true;

@@ -11,8 +11,10 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Any task-parallel code runs on it: <c>Task.Factory.StartNew(..., scheduler)</c>, <c>Parallel.For</c> with
-/// <see cref="ParallelOptions.TaskScheduler"/>, a skeleton given this scheduler. Work stealing stays inside the
+/// Any task-parallel code runs on it: <see cref="Run(Action)"/>, <see cref="RunAsync(Func{Task})"/>,
+/// <see cref="Factory"/>, <see cref="ForAsync(int, int, Action{int})"/>, a skeleton given this scheduler (what stays
+/// inside the program and what cannot, such as <c>ConfigureAwait(false)</c>, <c>Task.Run</c> and PLINQ: the
+/// multiprogram README, "Any TPL code as a program"). Work stealing stays inside the
 /// program: its workers steal only from its own deques. A task queued from one of its workers goes to that worker's
 /// deque, from anywhere else to its global queue.
 /// </para>
