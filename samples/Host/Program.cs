@@ -20,4 +20,14 @@ builder.Services.AddHostedService<SquaresProgram>();
 builder.Services.AddHostedService<PipelineProgram>();
 
 using IHost host = builder.Build();
-await host.RunAsync();
+try
+{
+    await host.RunAsync();
+    return 0;
+}
+catch (Exception e) when (e is Microsoft.Extensions.Options.OptionsValidationException or InvalidOperationException)
+{
+    // Bad options (named with their value) or a machine that cannot honour them: one line, exit code 1.
+    Console.Error.WriteLine($"error: {e.Message}");
+    return 1;
+}
