@@ -28,8 +28,9 @@ public sealed class ConfigureAwaitProbeTests(ITestOutputHelper output)
             await Task.Delay(1).ConfigureAwait(false); // Resumes on the timer's or the .NET pool's thread: counted.
         });
 
-        Assert.Equal(1, probe.Outside);
-        Assert.Equal(1, probe.Inside);
+        // .NET enters the flow once per resumption; Mono may enter it more than once (its timer thread, then the pool).
+        Assert.True(probe.Outside >= 1, $"The resumption after ConfigureAwait(false) was not counted ({probe.Outside}).");
+        Assert.True(probe.Inside >= 1, $"The resumption after Yield was not counted ({probe.Inside}).");
     }
 
     [Fact]
