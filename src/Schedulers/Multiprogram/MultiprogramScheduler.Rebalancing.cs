@@ -169,6 +169,7 @@ public sealed partial class MultiprogramScheduler
             if (_programs.Length > 0)
             {
                 DecideAndApply(RebalanceReason.Interval);
+                ReclaimLentCpus();
             }
         }
 

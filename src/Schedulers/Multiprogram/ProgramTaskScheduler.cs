@@ -11,8 +11,10 @@ namespace DivCon.Schedulers.Multiprogram;
 /// </summary>
 /// <remarks>
 /// <para>
-/// Any task-parallel code runs on it: <c>Task.Factory.StartNew(..., scheduler)</c>, <c>Parallel.For</c> with
-/// <see cref="ParallelOptions.TaskScheduler"/>, a skeleton given this scheduler. Work stealing stays inside the
+/// Any task-parallel code runs on it: <see cref="Run(Action)"/>, <see cref="RunAsync(Func{Task})"/>,
+/// <see cref="Factory"/>, <see cref="ForAsync(int, int, Action{int})"/>, a skeleton given this scheduler (what stays
+/// inside the program and what cannot, such as <c>ConfigureAwait(false)</c>, <c>Task.Run</c> and PLINQ: the
+/// multiprogram README, "Any TPL code as a program"). Work stealing stays inside the
 /// program: its workers steal only from its own deques. A task queued from one of its workers goes to that worker's
 /// deque, from anywhere else to its global queue.
 /// </para>
@@ -34,7 +36,7 @@ namespace DivCon.Schedulers.Multiprogram;
 /// dropped, and a divide-and-conquer run whose task is refused by the closed program ends faulted with the refusal.
 /// </para>
 /// </remarks>
-public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
+public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDisposable
 {
     private readonly MultiprogramScheduler _owner;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -66,6 +68,7 @@ public sealed class ProgramTaskScheduler : TaskScheduler, IDisposable, IAsyncDis
         Speedup = speedup;
         Scalability = scalability;
         Queues = new WorkQueueSet(this, TryExecuteTask, victims, pool, () => drained(this));
+        Factory = new TaskFactory(CancellationToken.None, TaskCreationOptions.None, TaskContinuationOptions.None, this);
     }
 
     /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>
