@@ -25,7 +25,10 @@ internal sealed class SortKernel : KernelCase
     private readonly int[] _scratch;
     private readonly DivideAndConquer<SortJob, bool> _divConSort;
     private readonly DivideAndConquer<MergeJob, bool> _divConMerge;
-    private IDivideAndConquerObserver? _observer;
+
+    // The nested merges' options: no scheduler (the caller's, the run's own) and the run's observer, so that the node
+    // counts include them. One run of one variant at a time, so a field.
+    private DivideAndConquerOptions _nested = DivideAndConquerOptions.Default;
 
     /// <summary>Creates the sort of <paramref name="length"/> pseudo-random integers (a fixed seed).</summary>
     public SortKernel(int length)
@@ -44,11 +47,12 @@ internal sealed class SortKernel : KernelCase
         _data = new int[length];
         _scratch = new int[length];
 
-        // The outer sort merges with nested runs, so its merge is asynchronous (CreateAsync); the merge itself is a
-        // synchronous binary program whose small subtrees the default granularity runs inline.
+        // The outer sort merges with nested runs, so its merge is asynchronous (CreateAsync, with a synchronous split
+        // into quarters); the merge itself is a synchronous binary program. Both have the default, automatic
+        // granularity: small subtrees run inline, in the sort as in the merges.
         _divConSort = DivideAndConquer.CreateAsync<SortJob, bool>(
             shouldSplit: (job, depth) => job.Length >= QuickCutoff,
-            splitAsync: (job, depth, cancellationToken) => new ValueTask<IReadOnlyList<SortJob>>(job.Quarters()),
+            split: (job, depth) => job.Quarters(),
             execute: (job, depth) =>
             {
                 QuickSort(_data, job.Start, job.Start + job.Length - 1);
@@ -101,7 +105,7 @@ internal sealed class SortKernel : KernelCase
             case Variant.TaskRun:
                 return SortTasksAsync(all);
             default:
-                _observer = divCon.Observer;
+                _nested = DivideAndConquerOptions.Default with { Observer = divCon.Observer };
                 return _divConSort.RunAsync(all, divCon);
         }
     }
@@ -272,13 +276,14 @@ internal sealed class SortKernel : KernelCase
 
     // ---- DivCon ----
 
+    // Nested runs name no scheduler: they run on the caller's, the sort's own. No ConfigureAwait(false) before the
+    // third merge, which must start on that scheduler too.
     private async ValueTask<bool> MergeQuartersAsync(SortJob job, IReadOnlyList<bool> sorted, int depth, CancellationToken cancellationToken)
     {
-        DivideAndConquerOptions nested = Nesting.Nested(_observer);
         await Task.WhenAll(
-            _divConMerge.RunAsync(LowHalves(job), nested, cancellationToken),
-            _divConMerge.RunAsync(HighHalves(job), nested, cancellationToken)).ConfigureAwait(false);
-        return await _divConMerge.RunAsync(Whole(job), nested, cancellationToken).ConfigureAwait(false);
+            _divConMerge.RunAsync(LowHalves(job), _nested, cancellationToken),
+            _divConMerge.RunAsync(HighHalves(job), _nested, cancellationToken));
+        return await _divConMerge.RunAsync(Whole(job), _nested, cancellationToken);
     }
 
     /// <summary>A range of the array to sort.</summary>
