@@ -24,7 +24,6 @@ internal sealed class SortKernel : KernelCase
     private readonly int[] _data;
     private readonly int[] _scratch;
     private readonly DivideAndConquer<SortJob, bool> _divConSort;
-    private readonly DivideAndConquer<MergeJob, bool> _divConMerge;
 
     // The nested merges' options: no scheduler (the caller's, the run's own) and the run's observer, so that the node
     // counts include them. One run of one variant at a time, so a field.
@@ -47,9 +46,8 @@ internal sealed class SortKernel : KernelCase
         _data = new int[length];
         _scratch = new int[length];
 
-        // The outer sort merges with nested runs, so its merge is asynchronous (CreateAsync, with a synchronous split
-        // into quarters); the merge itself is a synchronous binary program. Both have the default, automatic
-        // granularity: small subtrees run inline, in the sort as in the merges.
+        // The outer sort merges with nested map-reduces (MergeAsync), so its merge is asynchronous (CreateAsync, with a
+        // synchronous split into quarters). The default, automatic granularity runs small subtrees inline.
         _divConSort = DivideAndConquer.CreateAsync<SortJob, bool>(
             shouldSplit: (job, depth) => job.Length >= QuickCutoff,
             split: (job, depth) => job.Quarters(),
@@ -59,11 +57,6 @@ internal sealed class SortKernel : KernelCase
                 return true;
             },
             mergeAsync: MergeQuartersAsync);
-        _divConMerge = DivideAndConquer.CreateBinary<MergeJob, bool>(
-            shouldSplit: (job, depth) => job.IsLarge,
-            split: (job, depth) => job.Divide(),
-            execute: (job, depth) => job.MergeSequentially(),
-            merge: (job, left, right, depth) => true);
     }
 
     /// <inheritdoc/>
@@ -281,10 +274,24 @@ internal sealed class SortKernel : KernelCase
     private async ValueTask<bool> MergeQuartersAsync(SortJob job, IReadOnlyList<bool> sorted, int depth, CancellationToken cancellationToken)
     {
         await Task.WhenAll(
-            _divConMerge.RunAsync(LowHalves(job), _nested, cancellationToken),
-            _divConMerge.RunAsync(HighHalves(job), _nested, cancellationToken));
-        return await _divConMerge.RunAsync(Whole(job), _nested, cancellationToken);
+            MergeAsync(LowHalves(job), cancellationToken).AsTask(),
+            MergeAsync(HighHalves(job), cancellationToken).AsTask());
+        return await MergeAsync(Whole(job), cancellationToken);
     }
+
+    // A merge as a nested map-reduce over its elements: split at the middle of the longer run (each side is smaller
+    // by at least the pivot), merge sequentially. Its cost is learned per element, shared by every merge (static
+    // lambdas), so a merge of any length is predicted from its size: small ones run inline, large ones are cut into
+    // leaves of at most the maximum task duration.
+    private ValueTask<bool> MergeAsync(MergeJob job, CancellationToken cancellationToken) =>
+        DivideAndConquer.MapReduceAsync(
+            job,
+            getSize: static merge => (long)(merge.A1 - merge.A0) + (merge.B1 - merge.B0),
+            split: static merge => merge.Divide(),
+            map: static merge => merge.MergeSequentially(),
+            reduce: static (_, _) => true,
+            _nested,
+            cancellationToken: cancellationToken);
 
     /// <summary>A range of the array to sort.</summary>
     internal readonly record struct SortJob(int Start, int Length)
