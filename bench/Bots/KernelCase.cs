@@ -25,13 +25,19 @@ internal abstract class KernelCase
     /// <summary>The problem and its cutoffs, for the report.</summary>
     public abstract string Description { get; }
 
+    /// <summary>
+    /// The variants this kernel runs: <see cref="VariantNames.All"/>, and for some kernels extra ones after them
+    /// (reported in their own table).
+    /// </summary>
+    public virtual IReadOnlyList<Variant> Variants => VariantNames.All;
+
     /// <summary>Restores the input (untimed), so every run starts from the same data.</summary>
     public abstract void Reset();
 
     /// <summary>Runs <paramref name="variant"/> on the input.</summary>
     /// <param name="variant">The variant.</param>
-    /// <param name="divCon">For the DivCon variants: the top-level run's scheduler and observer (nested runs take
-    /// the observer from here and run on the caller's scheduler, see <see cref="Nesting"/>).</param>
+    /// <param name="divCon">For the DivCon variants: the top-level run's scheduler and observer (nested runs and loops
+    /// name only the observer, and run on the caller's scheduler: the run's own).</param>
     public abstract Task RunAsync(Variant variant, DivideAndConquerOptions divCon);
 
     /// <summary>A 64-bit digest of the whole output (untimed).</summary>

@@ -39,6 +39,21 @@ internal static class Report
             text.Append(' ').Append(Nodes(r, Variant.DivCon)).Append(" | ").Append(Nodes(r, Variant.DivConWorkStealing)).AppendLine(" |");
         }
 
+        var extras = results.SelectMany(r => r.Seconds.Keys.Where(v => !VariantNames.All.Contains(v)).Select(v => (r, v))).ToList();
+        if (extras.Count > 0)
+        {
+            text.AppendLine().AppendLine("Variants of single kernels (same columns as above):").AppendLine();
+            text.AppendLine("| kernel | variant | median (s) | ratio to sequential | / best TPL | nodes (task / inline) |");
+            text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: |");
+            foreach (var (r, v) in extras)
+            {
+                text.Append(Inv($"| {r.Kernel} | {v.Name()} | {r.Median(v):F3} |"));
+                text.Append(' ').Append(r.ToSequential(v)).Append(" |");
+                text.Append(' ').Append(r.ToBestTpl(v)).Append(Inv($" ({r.BestTpl.Name()}) |"));
+                text.Append(' ').Append(Nodes(r, v)).AppendLine(" |");
+            }
+        }
+
         text.AppendLine().AppendLine("Median seconds per variant, and the problems:").AppendLine();
         text.AppendLine("| kernel | problem | sequential | divcon | divcon-ws | parallel-invoke | task-run | sequential CPU |");
         text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: |");
@@ -80,7 +95,7 @@ internal static class Report
         var text = new StringBuilder("kernel,variant,median_s,ratio_to_sequential,ci99_low,ci99_high,ratio_to_best_tpl,best_tpl,ci99_low_tpl,ci99_high_tpl,task_nodes,inline_nodes\n");
         foreach (KernelResult r in results)
         {
-            foreach (Variant v in VariantNames.All)
+            foreach (Variant v in r.Seconds.Keys)
             {
                 RatioSummary seq = r.ToSequential(v), tpl = r.ToBestTpl(v);
                 string nodes = r.Nodes.TryGetValue(v, out var n) ? Inv($"{n.TaskNodes},{n.InlineNodes}") : ",";

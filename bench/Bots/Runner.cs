@@ -61,7 +61,7 @@ internal sealed class Runner(Options options, TextWriter log)
     {
         log.WriteLine($"{kernel.Name}: {kernel.Description}");
         var result = new KernelResult(kernel.Name, kernel.Description);
-        IReadOnlyList<Variant> variants = VariantNames.All;
+        IReadOnlyList<Variant> variants = kernel.Variants;
         var (_, reference) = await RunOnceAsync(kernel, Variant.Sequential, workStealing).ConfigureAwait(false);
 
         async Task<(double Seconds, double CpuSeconds)> TimedAsync(Variant variant, IDivideAndConquerObserver? observer = null)

@@ -24,7 +24,11 @@ internal sealed class FftKernel : KernelCase
     private readonly Complex[] _out;
     private readonly Complex[] _roots;
     private readonly DivideAndConquer<FftJob, bool> _divCon;
-    private IDivideAndConquerObserver? _observer;
+    private readonly DivideAndConquer<FftJob, bool> _divConSeqLoops;
+
+    // The nested loops' options: no scheduler (they run on the caller's, the run's own) and the run's observer, so
+    // that the node counts include them. One run of one variant at a time, so a field.
+    private DivideAndConquerOptions _loops = DivideAndConquerOptions.Default;
 
     /// <summary>Creates the transform of <paramref name="points"/> pseudo-random complex values.</summary>
     public FftKernel(int points)
@@ -50,16 +54,36 @@ internal sealed class FftKernel : KernelCase
             _roots[k] = new Complex(Math.Cos(angle), Math.Sin(angle));
         }
 
-        // Nested loops inside the split (unshuffle) and the merge (twiddle): both asynchronous, so CreateAsync.
-        _divCon = DivideAndConquer.CreateAsync<FftJob, bool>(
+        // Nested loops inside the split (unshuffle) and the merge (twiddle), two halves: CreateBinaryAsync. The loops
+        // are created per node (closures over the node's job) and share the learned cost of their lambda; below the
+        // minimum task cost they run inline, and so do whole small subtrees (the default, automatic granularity).
+        _divCon = DivideAndConquer.CreateBinaryAsync<FftJob, bool>(
             shouldSplit: (job, depth) => job.N > TaskCutoff,
             splitAsync: SplitAsync,
             execute: (job, depth) => TransformSequential(job),
             mergeAsync: MergeAsync);
+
+        // The same recursion with both loops sequential: a synchronous program, the baseline of the node counts.
+        _divConSeqLoops = DivideAndConquer.CreateBinary<FftJob, bool>(
+            shouldSplit: (job, depth) => job.N > TaskCutoff,
+            split: (job, depth) =>
+            {
+                Unshuffle(job, 0, job.N / 2);
+                return job.Halves();
+            },
+            execute: (job, depth) => TransformSequential(job),
+            merge: (job, first, second, depth) =>
+            {
+                Twiddle(job, 0, job.N / 2);
+                return true;
+            });
     }
 
     /// <inheritdoc/>
     public override string Name => "fft";
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<Variant> Variants { get; } = [.. VariantNames.All, Variant.DivConSeqLoops];
 
     /// <inheritdoc/>
     public override string Description => $"{_input.Length:N0} complex points, radix 2; loops split to {LoopGrain}, sequential at {TaskCutoff} points";
@@ -99,8 +123,10 @@ internal sealed class FftKernel : KernelCase
                 return Task.CompletedTask;
             case Variant.TaskRun:
                 return TransformTasksAsync(all);
+            case Variant.DivConSeqLoops:
+                return _divConSeqLoops.RunAsync(all, divCon);
             default:
-                _observer = divCon.Observer;
+                _loops = DivideAndConquerOptions.Default with { Observer = divCon.Observer };
                 return _divCon.RunAsync(all, divCon);
         }
     }
@@ -185,16 +211,17 @@ internal sealed class FftKernel : KernelCase
 
     // ---- DivCon ----
 
-    private async ValueTask<IReadOnlyList<FftJob>> SplitAsync(FftJob job, int depth, CancellationToken cancellationToken)
+    // No ConfigureAwait(false): nothing runs after the loop but the return, and the skeleton resumes the node on the
+    // run's scheduler either way; a loop predicted cheap completes at once and the node never suspends.
+    private async ValueTask<(FftJob First, FftJob Second)> SplitAsync(FftJob job, int depth, CancellationToken cancellationToken)
     {
-        await Nesting.ForAsync(0, job.N / 2, (from, to) => Unshuffle(job, from, to), Nesting.Nested(_observer)).ConfigureAwait(false);
-        var (first, second) = job.Halves();
-        return [first, second];
+        await DivideAndConquer.ForRangesAsync(0, job.N / 2, range => Unshuffle(job, range.Start, range.End), _loops, cancellationToken: cancellationToken);
+        return job.Halves();
     }
 
-    private async ValueTask<bool> MergeAsync(FftJob job, IReadOnlyList<bool> halves, int depth, CancellationToken cancellationToken)
+    private async ValueTask<bool> MergeAsync(FftJob job, bool first, bool second, int depth, CancellationToken cancellationToken)
     {
-        await Nesting.ForAsync(0, job.N / 2, (from, to) => Twiddle(job, from, to), Nesting.Nested(_observer)).ConfigureAwait(false);
+        await DivideAndConquer.ForRangesAsync(0, job.N / 2, range => Twiddle(job, range.Start, range.End), _loops, cancellationToken: cancellationToken);
         return true;
     }
 

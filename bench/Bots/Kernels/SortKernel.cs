@@ -24,8 +24,10 @@ internal sealed class SortKernel : KernelCase
     private readonly int[] _data;
     private readonly int[] _scratch;
     private readonly DivideAndConquer<SortJob, bool> _divConSort;
-    private readonly DivideAndConquer<MergeJob, bool> _divConMerge;
-    private IDivideAndConquerObserver? _observer;
+
+    // The nested merges' options: no scheduler (the caller's, the run's own) and the run's observer, so that the node
+    // counts include them. One run of one variant at a time, so a field.
+    private DivideAndConquerOptions _nested = DivideAndConquerOptions.Default;
 
     /// <summary>Creates the sort of <paramref name="length"/> pseudo-random integers (a fixed seed).</summary>
     public SortKernel(int length)
@@ -44,22 +46,17 @@ internal sealed class SortKernel : KernelCase
         _data = new int[length];
         _scratch = new int[length];
 
-        // The outer sort merges with nested runs, so its merge is asynchronous (CreateAsync); the merge itself is a
-        // synchronous binary program whose small subtrees the default granularity runs inline.
+        // The outer sort merges with nested map-reduces (MergeAsync), so its merge is asynchronous (CreateAsync, with a
+        // synchronous split into quarters). The default, automatic granularity runs small subtrees inline.
         _divConSort = DivideAndConquer.CreateAsync<SortJob, bool>(
             shouldSplit: (job, depth) => job.Length >= QuickCutoff,
-            splitAsync: (job, depth, cancellationToken) => new ValueTask<IReadOnlyList<SortJob>>(job.Quarters()),
+            split: (job, depth) => job.Quarters(),
             execute: (job, depth) =>
             {
                 QuickSort(_data, job.Start, job.Start + job.Length - 1);
                 return true;
             },
             mergeAsync: MergeQuartersAsync);
-        _divConMerge = DivideAndConquer.CreateBinary<MergeJob, bool>(
-            shouldSplit: (job, depth) => job.IsLarge,
-            split: (job, depth) => job.Divide(),
-            execute: (job, depth) => job.MergeSequentially(),
-            merge: (job, left, right, depth) => true);
     }
 
     /// <inheritdoc/>
@@ -101,7 +98,7 @@ internal sealed class SortKernel : KernelCase
             case Variant.TaskRun:
                 return SortTasksAsync(all);
             default:
-                _observer = divCon.Observer;
+                _nested = DivideAndConquerOptions.Default with { Observer = divCon.Observer };
                 return _divConSort.RunAsync(all, divCon);
         }
     }
@@ -272,14 +269,29 @@ internal sealed class SortKernel : KernelCase
 
     // ---- DivCon ----
 
+    // Nested runs name no scheduler: they run on the caller's, the sort's own. No ConfigureAwait(false) before the
+    // third merge, which must start on that scheduler too.
     private async ValueTask<bool> MergeQuartersAsync(SortJob job, IReadOnlyList<bool> sorted, int depth, CancellationToken cancellationToken)
     {
-        DivideAndConquerOptions nested = Nesting.Nested(_observer);
         await Task.WhenAll(
-            _divConMerge.RunAsync(LowHalves(job), nested, cancellationToken),
-            _divConMerge.RunAsync(HighHalves(job), nested, cancellationToken)).ConfigureAwait(false);
-        return await _divConMerge.RunAsync(Whole(job), nested, cancellationToken).ConfigureAwait(false);
+            MergeAsync(LowHalves(job), cancellationToken).AsTask(),
+            MergeAsync(HighHalves(job), cancellationToken).AsTask());
+        return await MergeAsync(Whole(job), cancellationToken);
     }
+
+    // A merge as a nested map-reduce over its elements: split at the middle of the longer run (each side is smaller
+    // by at least the pivot), merge sequentially. Its cost is learned per element, shared by every merge (static
+    // lambdas), so a merge of any length is predicted from its size: small ones run inline, large ones are cut into
+    // leaves of at most the maximum task duration.
+    private ValueTask<bool> MergeAsync(MergeJob job, CancellationToken cancellationToken) =>
+        DivideAndConquer.MapReduceAsync(
+            job,
+            getSize: static merge => (long)(merge.A1 - merge.A0) + (merge.B1 - merge.B0),
+            split: static merge => merge.Divide(),
+            map: static merge => merge.MergeSequentially(),
+            reduce: static (_, _) => true,
+            _nested,
+            cancellationToken: cancellationToken);
 
     /// <summary>A range of the array to sort.</summary>
     internal readonly record struct SortJob(int Start, int Length)

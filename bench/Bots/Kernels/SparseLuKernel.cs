@@ -73,9 +73,22 @@ internal sealed class SparseLuKernel : KernelCase
     {
         Variant.Sequential => Run(static ops => { foreach (Action op in ops) { op(); } }),
         Variant.ParallelInvoke => Run(static ops => Parallel.Invoke([.. ops])),
-        Variant.TaskRun => RunAsync(static ops => Task.WhenAll(ops.Select(Task.Run))),
-        _ => RunAsync(ops => Nesting.ForAsync(0, ops.Count, (from, to) => { for (int i = from; i < to; i++) { ops[i](); } }, divCon)),
+        Variant.TaskRun => RunAsync(static (ops, _) => Task.WhenAll(ops.Select(Task.Run))),
+        _ => RunAsync((ops, cost) => DivideAndConquer.ForRangesAsync(0, ops.Count, range => RunOps(ops, range), divCon, cost).AsTask()),
     };
+
+    // One loop lambda serves both phases, whose operations differ in cost (a bmod is about twice a fwd or bdiv), so
+    // each phase keeps its own learned cost per operation: the loop's costKey.
+    private static readonly object s_fwdBdivCost = new();
+    private static readonly object s_bmodCost = new();
+
+    private static void RunOps(List<Action> ops, IndexRange range)
+    {
+        for (int i = range.Start; i < range.End; i++)
+        {
+            ops[i]();
+        }
+    }
 
     /// <summary>The suite's matrix: the sparsity pattern and the linear congruential values, block by block.</summary>
     internal static float[]?[] Generate(int blocks, int blockSize)
@@ -123,13 +136,14 @@ internal sealed class SparseLuKernel : KernelCase
         return Task.CompletedTask;
     }
 
-    private async Task RunAsync(Func<List<Action>, Task> phase)
+    // phase: (the phase's operations, the key of its cost per operation) => their run.
+    private async Task RunAsync(Func<List<Action>, object, Task> phase)
     {
         for (int kk = 0; kk < _blocks; kk++)
         {
             Lu0(Block(kk, kk));
-            await phase(FwdBdivPhase(kk)).ConfigureAwait(false);
-            await phase(BmodPhase(kk)).ConfigureAwait(false);
+            await phase(FwdBdivPhase(kk), s_fwdBdivCost).ConfigureAwait(false);
+            await phase(BmodPhase(kk), s_bmodCost).ConfigureAwait(false);
         }
     }
 
