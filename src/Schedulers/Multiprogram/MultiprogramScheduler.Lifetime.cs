@@ -66,7 +66,13 @@ public sealed partial class MultiprogramScheduler
         _rebalancer.Stop(rest > TimeSpan.Zero ? rest : TimeSpan.Zero);
         rest = timeout - clock.Elapsed;
         bool exited = StopWorkers(rest > TimeSpan.Zero ? rest : TimeSpan.Zero) && drained;
-        Volatile.Write(ref _workersExited, exited); // Volatile: ShutdownTimedOut readers on other threads.
+        if (exited)
+        {
+            // Only ever set, never cleared: a later ShutdownAsync that saw the workers exit may already have set it,
+            // and a timed-out result written after that would make ShutdownTimedOut true again.
+            Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
+        }
+
         return exited;
     }
 
