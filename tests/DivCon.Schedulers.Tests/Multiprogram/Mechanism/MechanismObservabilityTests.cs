@@ -75,7 +75,7 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
         Assert.Equal(0, listener.Count("divcon.multiprogram.move.duration", null));
     }
 
-    [Fact]
+    [SkippableFact]
     public void The_event_source_traces_decisions_moves_and_programs_by_name()
     {
         using var listener = new TraceListener();
@@ -83,6 +83,8 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
         using var left = scheduler.Register("traced-left");
         ProgramTaskScheduler right = scheduler.Register("traced-right");
         right.Dispose();
+        // Mono's EventSource writes nothing to in-process listeners; on .NET an empty list is a failure, not a skip.
+        Skip.If(Type.GetType("Mono.Runtime") is not null && listener.Events.IsEmpty, "Mono's EventSource delivers no events to an EventListener.");
 
         EventWrittenEventArgs[] mine = [.. listener.Events.Where(e => e.Payload!.Any(p => p is string s && s.Contains("traced-", StringComparison.Ordinal)))];
         Assert.Contains(mine, e => e.EventName == "ProgramRegistered" && (string)e.Payload![1]! == "traced-right");
