@@ -132,6 +132,12 @@ public static class OptionTable
         };
         option.Validators.Add(result =>
         {
+            // System.CommandLine validates an option left out too (its default): only what the user typed is checked.
+            if (result.Implicit)
+            {
+                return;
+            }
+
             string[] values = result.GetValueOrDefault<string[]>() ?? [];
             if (values.Length == 0)
             {

@@ -59,6 +59,17 @@ public class EveryOptionTests
         }
     }
 
+    [Fact]
+    public void Every_command_parses_with_every_option_left_at_its_default()
+    {
+        RootCommand root = HarnessCli.Build(CliHost.ForWriters(TextWriter.Null, TextWriter.Null, "divcon"));
+        foreach (Command command in root.Subcommands)
+        {
+            ParseResult parsed = root.Parse([command.Name]);
+            Assert.True(parsed.Errors.Count == 0, $"{command.Name}: {string.Join(" | ", parsed.Errors.Select(e => e.Message))}");
+        }
+    }
+
     [Theory]
     [MemberData(nameof(BadValues))]
     public async Task A_bad_value_is_one_error_line_naming_the_option_and_exit_code_1(string command, string option, string value)
