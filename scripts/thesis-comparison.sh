@@ -47,8 +47,8 @@ if [ "$PART" = all ] || [ "$PART" = today ]; then
 sim --trace-dir traces/thesis --programs $THREE --no-standby --no-lending --name cyclic-3-today-programs-thesis-mechanism
 sim --trace-dir traces/thesis --programs $FIVE --no-standby --no-lending --name cyclic-5-today-programs-thesis-mechanism
 fi
-# runs.csv and moves.csv of 400 s many-core runs are MBs; the folder's stamp.json rewrites them identically.
-# So are the allocation charts of the 10 ms runs (a step per decision): charts above 500 KB are dropped the same way.
-find "$OUT" -name runs.csv -delete -o -name moves.csv -delete -o -name 'allocation-*.svg' -size +500k -delete
+# Each run folder keeps what the tables and a reader checking them need: the summary, the label, the stamp (which
+# says how to rewrite the rest identically) and the per-round figures.
+find "$OUT" -mindepth 2 -type f ! -name summary.md ! -name summary.json ! -name stamp.json ! -name simulation.md ! -name rounds.csv -delete
 python3 scripts/thesis-comparison.py "$OUT"
 echo "== done $(date -u +%T)"
