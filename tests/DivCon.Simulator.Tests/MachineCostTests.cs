@@ -167,23 +167,8 @@ public sealed class MachineCostTests
         Assert.Equal(Enumerable.Range(0, 16), Enumerable.Range(0, 16).Select((thesis with { Placement = CorePlacement.Contiguous }).PhysicalCore));
     }
 
-    public static TheoryData<SimulatedScheme, bool> Schemes()
-    {
-        var data = new TheoryData<SimulatedScheme, bool>();
-        foreach (var scheme in SimulatedSchemes.All)
-        {
-            data.Add(scheme, true);
-            if (scheme.Partitions())
-            {
-                data.Add(scheme, false);
-            }
-        }
-
-        return data;
-    }
-
     [Theory]
-    [MemberData(nameof(Schemes))]
+    [MemberData(nameof(SchemeAndDeterminismTests.Schemes), MemberType = typeof(SchemeAndDeterminismTests))]
     public void A_machine_with_every_cost_zero_gives_exactly_the_results_without_one(SimulatedScheme scheme, bool standby)
     {
         // Default overheads (5 us context switch: the neutral machine's), a mixed workload, 16 cores; the neutral
