@@ -33,10 +33,10 @@ public sealed class DivConMultiprogramOptions
     public IList<int> CpuIds { get; } = [];
 
     /// <summary>
-    /// The allocation policy by name: <c>task-availability</c> (default), <c>equal</c>, <c>proportional</c>,
+    /// The allocation policy by name: <c>learned-scalability</c> (default), <c>task-availability</c>, <c>equal</c>, <c>proportional</c>,
     /// <c>hill-climbing-antt</c> or <c>hill-climbing-stp</c> (case-insensitive).
     /// </summary>
-    public string Policy { get; set; } = DivConPolicies.TaskAvailability;
+    public string Policy { get; set; } = DivConPolicies.Learned;
 
     /// <summary>The period of the interval rebalance (default 100 ms); zero or <c>-00:00:00.001</c> (infinite): none.</summary>
     public TimeSpan RebalanceInterval { get; set; } = MultiprogramSchedulerOptions.DefaultRebalanceInterval;

@@ -5,7 +5,10 @@ namespace DivCon.Hosting;
 /// <summary>The allocation policies <see cref="DivConMultiprogramOptions.Policy"/> can name.</summary>
 public static class DivConPolicies
 {
-    /// <summary><see cref="TaskAvailabilityPolicy"/>: cores follow the tasks each program has queued (the default).</summary>
+    /// <summary><see cref="LearnedScalabilityPolicy"/>: cores go where they pay, by scalability learned while running (the default).</summary>
+    public const string Learned = "learned-scalability";
+
+    /// <summary><see cref="TaskAvailabilityPolicy"/>: proportional shares capped by the tasks each program has queued.</summary>
     public const string TaskAvailability = "task-availability";
 
     /// <summary><see cref="EqualSharePolicy"/>: the same number of cores for every program.</summary>
@@ -21,7 +24,7 @@ public static class DivConPolicies
     public const string HillClimbingStp = "hill-climbing-stp";
 
     /// <summary>Every name, in the order above.</summary>
-    public static IReadOnlyList<string> Names { get; } = [TaskAvailability, Equal, Proportional, HillClimbingAntt, HillClimbingStp];
+    public static IReadOnlyList<string> Names { get; } = [Learned, TaskAvailability, Equal, Proportional, HillClimbingAntt, HillClimbingStp];
 
     /// <summary>Creates the policy a name stands for.</summary>
     /// <param name="name">One of <see cref="Names"/> (case-insensitive).</param>
@@ -29,6 +32,7 @@ public static class DivConPolicies
     /// <exception cref="ArgumentException"><paramref name="name"/> names no policy (the message lists the names).</exception>
     public static IAllocationPolicy Create(string name) => name?.ToUpperInvariant() switch
     {
+        "LEARNED-SCALABILITY" => new LearnedScalabilityPolicy(),
         "TASK-AVAILABILITY" => new TaskAvailabilityPolicy(),
         "EQUAL" => new EqualSharePolicy(),
         "PROPORTIONAL" => new ProportionalPolicy(),

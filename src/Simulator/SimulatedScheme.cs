@@ -25,18 +25,24 @@ public enum SimulatedScheme
     /// <summary>Partitioning: cores in proportion to speedup, decided at arrival (<c>ProportionalPolicy</c>).</summary>
     Static = 4,
 
-    /// <summary>Partitioning: repartitioned by task availability every interval (<c>TaskAvailabilityPolicy</c>).</summary>
+    /// <summary>
+    /// Partitioning, the default policy: homes follow the scalability each program shows while it runs
+    /// (<c>LearnedScalabilityPolicy</c> over <c>ScalabilityEstimator</c>), with no profile.
+    /// </summary>
     Dynamic = 5,
 
     /// <summary>Partitioning: hill climbing on predicted ANTT every interval (<c>HillClimbingPolicy</c>).</summary>
     HillClimbing = 6,
+
+    /// <summary>Partitioning: repartitioned by task availability every interval (<c>TaskAvailabilityPolicy</c>, the thesis's dynamic policy).</summary>
+    TaskAvailability = 7,
 }
 
 /// <summary>Names and properties of <see cref="SimulatedScheme"/> values.</summary>
 public static class SimulatedSchemes
 {
     private static readonly string[] s_names =
-        ["oversubscribed-free", "oversubscribed-pinned", "shared", "default", "static", "dynamic", "hill-climbing"];
+        ["oversubscribed-free", "oversubscribed-pinned", "shared", "default", "static", "dynamic", "hill-climbing", "task-availability"];
 
     /// <summary>Every scheme, in the harness's registry order.</summary>
     public static IReadOnlyList<SimulatedScheme> All { get; } = Enum.GetValues<SimulatedScheme>();
@@ -52,7 +58,7 @@ public static class SimulatedSchemes
 
     /// <summary>Whether the scheme partitions the cores among programs (multiprogram scheduler with a policy).</summary>
     /// <param name="scheme">The scheme.</param>
-    /// <returns>True for static, dynamic and hill-climbing.</returns>
+    /// <returns>True for static, dynamic, hill-climbing and task-availability.</returns>
     public static bool Partitions(this SimulatedScheme scheme) => scheme >= SimulatedScheme.Static;
 
     /// <summary>Finds a scheme by its name (case-insensitive).</summary>

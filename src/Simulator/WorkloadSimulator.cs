@@ -39,7 +39,7 @@ public sealed class WorkloadSimulator
     /// <summary>
     /// A cyclic test: every program starts at time 0 and is restarted the moment it finishes until
     /// <paramref name="timeLimit"/>; runs ending after the limit are not counted; the test ends when the last
-    /// in-flight run ends. Partitioning schemes get speedup tables from simulated alone runs (see <see cref="SpeedupTable"/>).
+    /// in-flight run ends. Partitioning schemes other than <see cref="SimulatedScheme.Dynamic"/> (which learns while running) get speedup tables from simulated alone runs (see <see cref="SpeedupTable"/>).
     /// </summary>
     /// <param name="programs">The workload (at least one program, names unique).</param>
     /// <param name="scheme">The scheme.</param>
@@ -64,7 +64,8 @@ public sealed class WorkloadSimulator
             throw new ArgumentOutOfRangeException(nameof(timeLimit), timeLimit, "The time limit must be positive.");
         }
 
-        IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions()
+        // The default policy (dynamic) learns scalability while running: it gets no profile.
+        IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions() && scheme != SimulatedScheme.Dynamic
             ? [.. programs.Select(p => SpeedupTable(p, cancellationToken))]
             : null;
         var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed)

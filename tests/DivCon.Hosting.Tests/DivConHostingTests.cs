@@ -80,7 +80,7 @@ public sealed class DivConHostingTests
 
     [Theory]
     [InlineData("WorkerCount", "0", "WorkerCount is '0'")]
-    [InlineData("Policy", "fastest", "Policy is 'fastest'; use one of: task-availability, equal")]
+    [InlineData("Policy", "fastest", "Policy is 'fastest'; use one of: learned-scalability, task-availability, equal")]
     [InlineData("RebalanceInterval", "-00:00:01", "RebalanceInterval is '-00:00:01'")]
     [InlineData("MoveHandoverThreshold", "-00:00:02", "MoveHandoverThreshold is '-00:00:02'")]
     [InlineData("HistoryCapacity", "-1", "HistoryCapacity is '-1'")]

@@ -101,11 +101,19 @@ public static class SchemeRegistry
         new("static", "multiprogram scheduler, cores proportional to scalability, fixed at arrival", SchedulerLayout.Multiprogram, static () => new ProportionalPolicy());
 
     /// <summary>
-    /// "dynamic" (thesis 5.3.4): <see cref="TaskAvailabilityPolicy"/>, proportional shares capped by each program's
-    /// available tasks, re-run every rebalancing interval.
+    /// "dynamic", the default policy: <see cref="LearnedScalabilityPolicy"/>, homes follow the scalability each program
+    /// shows while it runs (no profile needed), moved only when the move pays; idle cores are lent.
     /// </summary>
     public static SchemeDefinition Dynamic { get; } =
-        new("dynamic", "multiprogram scheduler, proportional shares repartitioned by task availability every interval", SchedulerLayout.Multiprogram, static () => new TaskAvailabilityPolicy(), Repartitions: true);
+        new("dynamic", "multiprogram scheduler, cores where they pay by scalability learned while running (the default policy)", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy(), Repartitions: true);
+
+    /// <summary>
+    /// "task-availability" (thesis 5.3.4's dynamic policy; a variant, not in the default list):
+    /// <see cref="TaskAvailabilityPolicy"/>, proportional shares capped by each program's available tasks, re-run
+    /// every rebalancing interval.
+    /// </summary>
+    public static SchemeDefinition TaskAvailability { get; } =
+        new("task-availability", "multiprogram scheduler, proportional shares repartitioned by task availability every interval (the thesis's dynamic)", SchedulerLayout.Multiprogram, static () => new TaskAvailabilityPolicy(), Repartitions: true);
 
     /// <summary>
     /// "hill-climbing" (after Sasaki et al.): <see cref="HillClimbingPolicy"/>, single-core moves while the ANTT
@@ -120,7 +128,7 @@ public static class SchemeRegistry
     /// interleaved run.
     /// </summary>
     public static SchemeDefinition DynamicNoStandby { get; } =
-        new("dynamic-no-standby", "dynamic without the standby worker per CPU: a busy worker moves at its next task boundary", SchedulerLayout.Multiprogram, static () => new TaskAvailabilityPolicy(), Repartitions: true, Standby: false);
+        new("dynamic-no-standby", "dynamic without the standby worker per CPU: a busy worker moves at its next task boundary", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy(), Repartitions: true, Standby: false);
 
     /// <summary>
     /// "isolated" (not selectable): the single-program baseline (C_SP), each program alone with the whole machine.
@@ -132,7 +140,7 @@ public static class SchemeRegistry
 
     private static readonly SchemeDefinition[] s_schemes = [OversubscribedFree, OversubscribedPinned, Shared, Default, Static, Dynamic, HillClimbing];
 
-    private static readonly SchemeDefinition[] s_variants = [DynamicNoStandby];
+    private static readonly SchemeDefinition[] s_variants = [TaskAvailability, DynamicNoStandby];
 
     /// <summary>Every scheme of the comparison (the default of <c>--schemes</c>), in a fixed order.</summary>
     public static IReadOnlyList<SchemeDefinition> Schemes => s_schemes;

@@ -294,17 +294,24 @@ public sealed partial class MultiprogramScheduler
         }
 
         var states = new ProgramState[_programs.Length];
+        long now = TimeProvider.GetTimestamp();
         for (int i = 0; i < states.Length; i++)
         {
             ProgramTaskScheduler p = _programs[i];
+            long queued = p.Queues.AvailableTasks;
+            int runningTasks = running.GetValueOrDefault(p.Queues);
             states[i] = new ProgramState(
                 p.ProgramId,
                 p.Speedup,
-                (int)Math.Min(p.Queues.AvailableTasks, int.MaxValue),
+                (int)Math.Min(queued, int.MaxValue),
                 p.CurrentCores,
                 p.Scalability,
                 serving.GetValueOrDefault(p.Queues),
-                running.GetValueOrDefault(p.Queues));
+                runningTasks)
+            {
+                // The estimator sees every decision, skipped ones included: its time base is the decisions' clock.
+                Estimate = p.Observe(now, runningTasks, Math.Max(queued, 0)),
+            };
         }
 
         return new AllocationSnapshot(WorkerCount, states);

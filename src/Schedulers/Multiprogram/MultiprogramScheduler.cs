@@ -19,7 +19,7 @@ namespace DivCon.Schedulers.Multiprogram;
 /// <para>
 /// <b>Idea.</b> Instead of every program having its own threads and the operating system time-slicing them, the
 /// process has exactly one worker per core, and a worker serves exactly one program at a time. The
-/// <see cref="IAllocationPolicy"/> (default <see cref="TaskAvailabilityPolicy"/>) decides the split; the mechanism
+/// <see cref="IAllocationPolicy"/> (default <see cref="LearnedScalabilityPolicy"/>) decides the split; the mechanism
 /// here applies it.
 /// </para>
 /// <para>
@@ -130,7 +130,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         Rebalanced += options.OnRebalanced;
         RebalanceInterval = options.RebalanceInterval;
         _historyCapacity = options.HistoryCapacity;
-        _policy = new AllocationOverridePolicy(options.Policy ?? new TaskAvailabilityPolicy());
+        _policy = new AllocationOverridePolicy(options.Policy ?? new LearnedScalabilityPolicy());
         _decider = new RebalanceDecider(_policy, Topology);
         _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
         _idle.Close();

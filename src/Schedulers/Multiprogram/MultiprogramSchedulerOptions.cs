@@ -39,7 +39,7 @@ public sealed record MultiprogramSchedulerOptions
     /// <summary>Whether each worker is pinned to its CPU (default <see langword="true"/>).</summary>
     public bool Pin { get; init; } = true;
 
-    /// <summary>The allocation policy; null = <see cref="TaskAvailabilityPolicy"/>.</summary>
+    /// <summary>The allocation policy; null = <see cref="LearnedScalabilityPolicy"/> (scalability learned while running).</summary>
     public IAllocationPolicy? Policy { get; init; }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Estimation;
 using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Workers;
@@ -42,6 +43,7 @@ public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, I
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _currentCores;
     private int _disposeState;
+    private ScalabilityEstimate _estimate;
 
     /// <summary>Creates a program's front-end and its queues, served by <paramref name="pool"/>.</summary>
     /// <param name="owner">The multiprogram scheduler (for <see cref="Scheduler"/> and the pool's shape).</param>
@@ -69,6 +71,35 @@ public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, I
         Scalability = scalability;
         Queues = new WorkQueueSet(this, TryExecuteTask, victims, pool, () => drained(this));
         Factory = new TaskFactory(CancellationToken.None, TaskCreationOptions.None, TaskContinuationOptions.None, this);
+        Estimator = new ScalabilityEstimator(owner.WorkerCount, scalability);
+        _estimate = Estimator.Current;
+        LastObservedAt = owner.TimeProvider.GetTimestamp();
+    }
+
+    /// <summary>
+    /// What the scheduler has learned of this program's scalability while it runs (updated at every decision, skipped
+    /// ones included): its estimated speedup by core count and its demand. Starts from the registered table, if any.
+    /// </summary>
+    public ScalabilityEstimate Estimate => Volatile.Read(ref _estimate); // Acquire: pairs with the release in Observe.
+
+    /// <summary>The program's estimator (decision path only, under the scheduler's decision lock).</summary>
+    internal ScalabilityEstimator Estimator { get; }
+
+    /// <summary>When the estimator last observed the program (the scheduler's clock; decision lock).</summary>
+    internal long LastObservedAt { get; private set; }
+
+    /// <summary>Decision lock: feeds the estimator one interval and publishes the estimate.</summary>
+    /// <param name="now">The scheduler's clock now.</param>
+    /// <param name="running">The program's tasks running now.</param>
+    /// <param name="queued">Its tasks queued now.</param>
+    /// <returns>The new estimate.</returns>
+    internal ScalabilityEstimate Observe(long now, int running, long queued)
+    {
+        TimeSpan elapsed = _owner.TimeProvider.GetElapsedTime(LastObservedAt, now);
+        LastObservedAt = now;
+        ScalabilityEstimate estimate = Estimator.Observe(elapsed < TimeSpan.Zero ? TimeSpan.Zero : elapsed, running, queued);
+        Volatile.Write(ref _estimate, estimate); // Release: a fully built estimate for lock-free readers of Estimate.
+        return estimate;
     }
 
     /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>

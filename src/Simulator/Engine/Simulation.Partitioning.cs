@@ -1,4 +1,5 @@
 using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Estimation;
 using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Simulator.Engine;
@@ -21,6 +22,11 @@ internal sealed partial class Simulation
     // The smoothed availability per program (AvailabilitySignal.Smoothed); NaN until the program's first sample.
     private double[]? _smoothedAvailable;
 
+    // The online scalability estimate per program (what the mechanism learns while running), observed at every
+    // decision from the program's running and queued tasks; the time of the previous observation.
+    private ScalabilityEstimator[]? _estimators;
+    private long _lastObservation;
+
     private void OnDecisionTick()
     {
         if (_runningPrograms == 0)
@@ -41,11 +47,18 @@ internal sealed partial class Simulation
     {
         _decisionCount++;
         var states = new ProgramState[live];
+        _estimators ??= [.. _programs.Select(_ => new ScalabilityEstimator(_cores))];
+        var elapsed = TimeSpan.FromTicks((_now - _lastObservation) / 100);
+        _lastObservation = _now;
         for (int p = 0; p < live; p++)
         {
+            var estimate = _estimators[p].Observe(elapsed, _servingBusy[p], _sets[p].Queued);
             var table = _programs[p].Table;
-            double speedup = table?.SpeedupAt(_cores) ?? 1.0;
-            states[p] = new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
+            double speedup = table?.SpeedupAt(_cores) ?? _cores;
+            states[p] = new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])
+            {
+                Estimate = estimate,
+            };
         }
 
         RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);

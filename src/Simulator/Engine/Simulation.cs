@@ -212,7 +212,8 @@ internal sealed partial class Simulation
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => new TaskAvailabilityPolicy(),
+                SimulatedScheme.Dynamic => new LearnedScalabilityPolicy(),
+                SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };
             _decider = new RebalanceDecider(policy, CpuTopology.Uniform(options.Packages, _cores / options.Packages));

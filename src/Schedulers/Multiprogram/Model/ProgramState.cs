@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Estimation;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Schedulers.Multiprogram.Model;
@@ -82,4 +83,11 @@ public sealed record ProgramState
 
     /// <summary>Speedup by core count, when measured; <see langword="null"/> when only <see cref="Speedup"/> is known.</summary>
     public ScalabilityTable? Table { get; }
+
+    /// <summary>
+    /// What the mechanism has learned of the program while it runs (<see cref="ScalabilityEstimator"/>): its speedup
+    /// curve and demand; <see langword="null"/> when not estimated (a snapshot built by hand). Policies that use it
+    /// fall back on <see cref="Table"/> and <see cref="Speedup"/> without it.
+    /// </summary>
+    public ScalabilityEstimate? Estimate { get; init; }
 }

@@ -1,0 +1,317 @@
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Schedulers.Multiprogram.Estimation;
+
+/// <summary>Settings of a <see cref="ScalabilityEstimator"/> (see README.md beside it for what each one trades).</summary>
+public sealed record ScalabilityEstimatorOptions
+{
+    /// <summary>
+    /// How fast old observations fade: work observed this long ago counts half as much as work observed now. Long
+    /// enough to cover one run of a program (its narrow top and wide middle), short enough to follow a new input.
+    /// Default 2 s.
+    /// </summary>
+    public TimeSpan HalfLife { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>
+    /// Weight of the newest demand sample in the fast demand average (0, 1]; 0.5 (the default) reaches 75% of a
+    /// step change in two samples.
+    /// </summary>
+    public double DemandSmoothing { get; init; } = 0.5;
+
+    /// <summary>
+    /// How many core-seconds of observed work a prior (an offline profile) is worth; the estimate is the weighted
+    /// mean of the prior's speedup and the observed one. Default 0.5 core-seconds: a profile steers the first
+    /// decisions and is outweighed within a second or two of running on a few cores.
+    /// </summary>
+    public double PriorCoreSeconds { get; init; } = 0.5;
+
+    /// <summary>
+    /// The share of the windowed work below which a demand level counts as never seen (default 0.05): a fast demand
+    /// outside the levels that carried 95% of the window's work, for <see cref="PhaseChangeSamples"/> samples in a
+    /// row, is a phase change, and the window is cut so that the new phase dominates at once.
+    /// </summary>
+    public double PhaseChangeTail { get; init; } = 0.05;
+
+    /// <summary>Consecutive out-of-window samples that make a phase change (default 2).</summary>
+    public int PhaseChangeSamples { get; init; } = 2;
+
+    /// <summary>Observed core-seconds (undecayed) from which the estimate counts as settled (default 0.5).</summary>
+    public double SettledCoreSeconds { get; init; } = 0.5;
+
+    /// <summary>Checks the values.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it and its value.</exception>
+    public void Validate()
+    {
+        if (HalfLife <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(HalfLife), HalfLife, "The half-life must be positive.");
+        }
+
+        if (!(DemandSmoothing > 0 && DemandSmoothing <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(DemandSmoothing), DemandSmoothing, "Demand smoothing must be in (0, 1].");
+        }
+
+        if (!double.IsFinite(PriorCoreSeconds) || PriorCoreSeconds < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(PriorCoreSeconds), PriorCoreSeconds, "The prior's weight must be a finite number >= 0.");
+        }
+
+        if (!(PhaseChangeTail >= 0 && PhaseChangeTail < 0.5))
+        {
+            throw new ArgumentOutOfRangeException(nameof(PhaseChangeTail), PhaseChangeTail, "The phase-change tail must be in [0, 0.5).");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(PhaseChangeSamples, 1, nameof(PhaseChangeSamples));
+        if (!double.IsFinite(SettledCoreSeconds) || SettledCoreSeconds < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(SettledCoreSeconds), SettledCoreSeconds, "Settled core-seconds must be a finite number >= 0.");
+        }
+    }
+}
+
+/// <summary>
+/// Learns one program's scalability while it runs, from two counts the scheduler already has at every decision: the
+/// program's tasks running now and its tasks queued now. No profiling step, no probe, no clock inside: the caller
+/// passes the time since the previous observation. See README.md beside this file (signals, model, convergence,
+/// failure modes).
+/// </summary>
+/// <remarks>
+/// <para><b>Model.</b> A divide-and-conquer program's parallelism changes within a run (one task at the root, many in
+/// the middle, few again in the last merges). Running + queued tasks is that parallelism as the scheduler sees it:
+/// the <em>demand</em>. The estimator keeps, per demand level k (1..n), the core-seconds of work the program did while
+/// its demand was k (running tasks x elapsed time, attributed to the level sampled at the end of the interval),
+/// decayed with <see cref="ScalabilityEstimatorOptions.HalfLife"/>. Alone on c cores, work done at demand k proceeds
+/// at min(k, c), so the program's speedup on c cores is
+/// <c>S(c) = sum_k w_k / sum_k (w_k / min(k, c))</c> (a work-weighted harmonic mean; S(1) = 1, S concave and
+/// non-decreasing). Demand is observable on any allocation, unlike throughput, so the curve for every core count comes
+/// from running on the current one: nothing needs to be moved to measure it.</para>
+/// <para><b>Prior.</b> An offline profile, when given, is blended in as if it were worth
+/// <see cref="ScalabilityEstimatorOptions.PriorCoreSeconds"/> of observed work; without one, a program nobody has seen
+/// is taken to scale linearly until it shows otherwise (it is given cores, not starved of them).</para>
+/// <para><b>Phase changes.</b> When the fast demand average lies, for <see cref="ScalabilityEstimatorOptions.PhaseChangeSamples"/>
+/// samples in a row, outside the demand levels that carried all but <see cref="ScalabilityEstimatorOptions.PhaseChangeTail"/>
+/// of the window's work, the window's weight is cut by 10x: the new phase dominates the next estimate.</para>
+/// <para>Not thread-safe: one caller (the decision path, under the scheduler's decision lock; or the simulator).</para>
+/// </remarks>
+public sealed class ScalabilityEstimator
+{
+    private const double PhaseCut = 0.1;
+    private readonly ScalabilityEstimatorOptions _options;
+    private readonly double[] _work; // [k]: decayed core-seconds done while the demand was k (k = 1..n; [0] unused)
+    private readonly ScalabilityTable? _prior;
+    private double _window;          // sum of _work
+    private double _observed;        // undecayed core-seconds observed, for Settled
+    private double _demand = double.NaN;
+    private int _outside;
+    private int _phaseChanges;
+
+    /// <summary>Creates an estimator for one program.</summary>
+    /// <param name="coreCount">The machine's cores (the largest demand level kept; at least 1).</param>
+    /// <param name="prior">An offline profile to start from, or <see langword="null"/>.</param>
+    /// <param name="options">Settings; <see langword="null"/>: the defaults.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="coreCount"/> is below 1 or an option is out of range.</exception>
+    public ScalabilityEstimator(int coreCount, ScalabilityTable? prior = null, ScalabilityEstimatorOptions? options = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(coreCount, 1);
+        _options = options ?? new ScalabilityEstimatorOptions();
+        _options.Validate();
+        CoreCount = coreCount;
+        _prior = prior;
+        _work = new double[coreCount + 1];
+        Current = Build();
+    }
+
+    /// <summary>The machine's cores.</summary>
+    public int CoreCount { get; }
+
+    /// <summary>The estimate after the last observation (before any: the prior, or linear).</summary>
+    public ScalabilityEstimate Current { get; private set; }
+
+    /// <summary>Records one interval of the program's life and returns the new estimate.</summary>
+    /// <param name="elapsed">Time since the previous observation (zero is allowed: a decision right after another).</param>
+    /// <param name="running">The program's tasks running now, on any worker; at least 0.</param>
+    /// <param name="queued">The program's tasks queued and not started now; at least 0.</param>
+    /// <returns>The estimate (also <see cref="Current"/>).</returns>
+    /// <exception cref="ArgumentOutOfRangeException">A count is negative or the time is negative.</exception>
+    public ScalabilityEstimate Observe(TimeSpan elapsed, int running, long queued)
+    {
+        if (elapsed < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(elapsed), elapsed, "Elapsed time must be at least 0.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(running);
+        ArgumentOutOfRangeException.ThrowIfNegative(queued);
+        double seconds = elapsed.TotalSeconds;
+        long rawDemand = running + queued;
+        int level = (int)Math.Clamp(rawDemand, 1, CoreCount);
+
+        // Fast demand: an exponential average of the sampled demand (capped at n: more than n is "all of them").
+        double sample = Math.Min(rawDemand, CoreCount);
+        _demand = double.IsNaN(_demand) ? sample : _demand + (_options.DemandSmoothing * (sample - _demand));
+
+        // Phase change: the fast demand outside the levels that carried the window's work, several samples running.
+        if (_window > 0 && _options.PhaseChangeTail > 0 && running > 0 && IsOutsideWindow(_demand))
+        {
+            if (++_outside >= _options.PhaseChangeSamples)
+            {
+                Scale(PhaseCut);
+                _outside = 0;
+                _phaseChanges++;
+            }
+        }
+        else
+        {
+            _outside = 0;
+        }
+
+        if (seconds > 0)
+        {
+            Scale(Math.Pow(0.5, seconds / _options.HalfLife.TotalSeconds));
+            double done = running * seconds;
+            if (done > 0)
+            {
+                _work[level] += done;
+                _window += done;
+                _observed += done;
+            }
+        }
+
+        Current = Build();
+        return Current;
+    }
+
+    private void Scale(double factor)
+    {
+        for (int k = 1; k < _work.Length; k++)
+        {
+            _work[k] *= factor;
+        }
+
+        _window *= factor;
+    }
+
+    /// <summary>Whether <paramref name="demand"/> lies in a tail of the window's work-by-demand distribution.</summary>
+    private bool IsOutsideWindow(double demand)
+    {
+        double tail = _options.PhaseChangeTail * _window;
+        double below = 0;
+        int d = (int)Math.Clamp(Math.Round(demand), 1, CoreCount);
+        for (int k = 1; k < d; k++)
+        {
+            below += _work[k];
+        }
+
+        double above = 0;
+        for (int k = d + 1; k <= CoreCount; k++)
+        {
+            above += _work[k];
+        }
+
+        // Outside: (almost) all the work was done at higher demand, or (almost) all at lower demand.
+        return _window - below < tail || _window - above < tail;
+    }
+
+    private ScalabilityEstimate Build()
+    {
+        int n = CoreCount;
+        var speedup = new double[n + 1];
+        double priorWeight = _options.PriorCoreSeconds;
+        double observedWeight = _window;
+        for (int c = 1; c <= n; c++)
+        {
+            double observed = c;
+            if (_window > 0)
+            {
+                double time = 0;
+                for (int k = 1; k <= n; k++)
+                {
+                    if (_work[k] > 0)
+                    {
+                        time += _work[k] / Math.Min(k, c);
+                    }
+                }
+
+                observed = time > 0 ? Math.Clamp(_window / time, 1, c) : c;
+            }
+
+            double prior = _prior?.SpeedupAt(c) ?? c;
+            speedup[c] = _window > 0
+                ? ((prior * priorWeight) + (observed * observedWeight)) / (priorWeight + observedWeight)
+                : prior;
+        }
+
+        // Keep the curve non-decreasing (a prior table may dip); cores never make the model slower.
+        for (int c = 2; c <= n; c++)
+        {
+            speedup[c] = Math.Max(speedup[c], speedup[c - 1]);
+        }
+
+        return new ScalabilityEstimate(
+            speedup,
+            double.IsNaN(_demand) ? 0 : _demand,
+            _observed,
+            _observed >= _options.SettledCoreSeconds,
+            _phaseChanges);
+    }
+}
+
+/// <summary>What a <see cref="ScalabilityEstimator"/> believes about a program after an observation.</summary>
+public sealed class ScalabilityEstimate
+{
+    private readonly double[] _speedup; // [c] for c = 0..n; [0] = 0
+
+    internal ScalabilityEstimate(double[] speedup, double demand, double observedCoreSeconds, bool settled, int phaseChanges)
+    {
+        _speedup = speedup;
+        Demand = demand;
+        ObservedCoreSeconds = observedCoreSeconds;
+        IsSettled = settled;
+        PhaseChanges = phaseChanges;
+    }
+
+    /// <summary>The largest core count of the estimate (the machine's cores).</summary>
+    public int CoreCount => _speedup.Length - 1;
+
+    /// <summary>The fast average of the program's demand (running + queued tasks, at most the core count).</summary>
+    public double Demand { get; }
+
+    /// <summary>Core-seconds of work observed so far (not decayed).</summary>
+    public double ObservedCoreSeconds { get; }
+
+    /// <summary>Whether enough work has been observed for the estimate to stand on its own.</summary>
+    public bool IsSettled { get; }
+
+    /// <summary>Phase changes detected so far.</summary>
+    public int PhaseChanges { get; }
+
+    /// <summary>The estimated speedup on <paramref name="cores"/> cores alone (0 for 0; the last value past the core count).</summary>
+    /// <param name="cores">At least 0.</param>
+    /// <returns>The speedup.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="cores"/> is negative.</exception>
+    public double SpeedupAt(int cores)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(cores);
+        return _speedup[Math.Min(cores, _speedup.Length - 1)];
+    }
+
+    /// <summary>The estimated efficiency on <paramref name="cores"/> cores: speedup / cores.</summary>
+    /// <param name="cores">At least 1.</param>
+    /// <returns>The efficiency, in (0, 1].</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="cores"/> is below 1.</exception>
+    public double EfficiencyAt(int cores)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(cores, 1);
+        return SpeedupAt(cores) / cores;
+    }
+
+    /// <summary>The estimate as a scalability table (a point per core count).</summary>
+    /// <returns>The table.</returns>
+    public ScalabilityTable ToTable() =>
+        new(Enumerable.Range(1, CoreCount).Select(c => new ScalabilityPoint(c, _speedup[c])));
+
+    /// <inheritdoc />
+    public override string ToString() =>
+        FormattableString.Invariant($"demand {Demand:0.#}, speedup {SpeedupAt(CoreCount):0.##} on {CoreCount} cores, {ObservedCoreSeconds:0.##} core-s observed{(IsSettled ? "" : " (unsettled)")}");
+}

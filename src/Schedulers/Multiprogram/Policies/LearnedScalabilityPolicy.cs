@@ -1,0 +1,282 @@
+using System.Diagnostics;
+using DivCon.Schedulers.Multiprogram.Estimation;
+using DivCon.Schedulers.Multiprogram.Model;
+
+namespace DivCon.Schedulers.Multiprogram.Policies;
+
+/// <summary>
+/// The default policy: cores go where they pay, by the scalability each program shows while it runs
+/// (<see cref="ProgramState.Estimate"/>, from <see cref="ScalabilityEstimator"/>), with homes moved only when the
+/// model says the move pays more than it costs.
+/// </summary>
+/// <remarks>
+/// <para><b>Objective.</b> Each program's predicted normalised progress is NP_i = S_i(c_i) / S_i(n), where S_i is its
+/// estimated speedup on c_i of the n cores. The policy maximises the sum of alpha-fair utilities of NP_i,
+/// NP^(1-alpha) / (1-alpha) (log NP for alpha = 1), with alpha = <see cref="Fairness"/>: 0 would maximise system
+/// throughput (STP) alone, 2 minimises the predicted ANTT; the default 0.75 leans to throughput while every utility's
+/// slope grows without bound as a program's progress nears 0, the floor that keeps any program from being starved
+/// for the others' throughput. A core's worth to a program is the utility it adds: large where the program would
+/// turn it into speed (a steep curve, little progress so far), small where it would mostly idle (a flat curve: recent
+/// work ran at low parallelism).</para>
+/// <para><b>Work-conserving.</b> The mechanism lends a core its home program cannot use now to a program with queued
+/// tasks, without a decision; this policy therefore decides homes for the medium term (the estimate's window) and
+/// leaves the short term to lending.</para>
+/// <para><b>Hysteresis.</b> From the current allocation, one core at a time moves from the program that loses least to
+/// the program that gains most, while the gain minus the loss exceeds <see cref="MoveThreshold"/> (in log units:
+/// 0.02 = the receiver speeds up 2% more than the donor slows down). A program that arrives, a program left with no
+/// core, or allocations that do not sum to the cores start from a greedy allocation instead (every program one core,
+/// then each core to the largest gain), which for concave curves is the optimum.</para>
+/// <para><b>Without an estimate</b> (a snapshot built by hand): the program's <see cref="ProgramState.Table"/> is used,
+/// or the line through (1, 1) and (n, <see cref="ProgramState.Speedup"/>).</para>
+/// <para>Pure and deterministic: ties go to the program holding more cores now (fewer moves), then the earlier one.</para>
+/// </remarks>
+public sealed class LearnedScalabilityPolicy : IAllocationPolicy
+{
+    /// <summary>Creates the policy.</summary>
+    /// <param name="moveThreshold">
+    /// The net gain in utility a single-core move must bring; at least 0 (default 0.02: at alpha 1 the utility is
+    /// a log, so the receiver must speed up about 2% more than the donor slows down).
+    /// </param>
+    /// <param name="fairness">
+    /// The alpha of the objective, in [0, 2] (default 0.75): 0 maximises throughput alone, 1 is proportional fairness,
+    /// 2 minimises the predicted ANTT.
+    /// </param>
+    /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it.</exception>
+    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75)
+    {
+        if (!double.IsFinite(moveThreshold) || moveThreshold < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(moveThreshold), moveThreshold, "The move threshold must be a finite number >= 0.");
+        }
+
+        if (!(fairness >= 0 && fairness <= 2))
+        {
+            throw new ArgumentOutOfRangeException(nameof(fairness), fairness, "The fairness alpha must be in [0, 2].");
+        }
+
+        MoveThreshold = moveThreshold;
+        Fairness = fairness;
+    }
+
+    /// <summary>The alpha of the objective: 0 throughput alone, 1 proportional fairness, 2 predicted ANTT.</summary>
+    public double Fairness { get; }
+
+    /// <summary>The net gain in utility a single-core move must bring.</summary>
+    public double MoveThreshold { get; }
+
+    /// <inheritdoc />
+    public string Name => "learned-scalability";
+
+    /// <summary>The objective of an allocation: the sum of the alpha-fair utilities of the programs holding cores (higher is better).</summary>
+    /// <param name="snapshot">The workload.</param>
+    /// <param name="cores">Cores per program, in snapshot order.</param>
+    /// <returns>The value; negative infinity when a program that must run (cores at least programs) has none.</returns>
+    /// <exception cref="ArgumentException">The counts do not match the programs.</exception>
+    public double Evaluate(AllocationSnapshot snapshot, IReadOnlyList<int> cores)
+    {
+        ArgumentNullException.ThrowIfNull(snapshot);
+        ArgumentNullException.ThrowIfNull(cores);
+        if (cores.Count != snapshot.Programs.Count)
+        {
+            throw new ArgumentException($"{cores.Count} allocations for {snapshot.Programs.Count} programs.", nameof(cores));
+        }
+
+        bool everyoneRuns = snapshot.CoreCount >= snapshot.Programs.Count;
+        double total = 0;
+        for (int i = 0; i < cores.Count; i++)
+        {
+            if (cores[i] > 0)
+            {
+                total += Utility(snapshot, i, cores[i]);
+            }
+            else if (everyoneRuns)
+            {
+                return double.NegativeInfinity;
+            }
+        }
+
+        return total;
+    }
+
+    /// <inheritdoc />
+    public AllocationDecision Allocate(AllocationSnapshot snapshot)
+    {
+        ArgumentNullException.ThrowIfNull(snapshot);
+        int m = snapshot.Programs.Count;
+        if (m == 0)
+        {
+            return new AllocationDecision(Name, snapshot, [], usedFastPath: false, "no programs");
+        }
+
+        int n = snapshot.CoreCount;
+        var cores = new int[m];
+        long held = 0;
+        bool someoneStarved = false;
+        for (int i = 0; i < m; i++)
+        {
+            cores[i] = snapshot.Programs[i].CurrentCores;
+            held += cores[i];
+            someoneStarved |= cores[i] == 0;
+        }
+
+        string start;
+        if (held != n || (someoneStarved && n >= m))
+        {
+            Greedy(snapshot, cores);
+            start = "greedy start";
+        }
+        else
+        {
+            start = "current allocation";
+        }
+
+        int moves = Climb(snapshot, cores);
+        Debug.Assert(cores.Sum() == n, "moves preserve the total");
+        return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && start[0] == 'c',
+            $"{moves} single-core moves from the {start} (threshold {MoveThreshold:0.###})");
+    }
+
+    /// <inheritdoc />
+    /// <remarks>Never certain: the estimates change at every observation, and the climb is cheap (O(n m)).</remarks>
+    public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous)
+    {
+        ArgumentNullException.ThrowIfNull(current);
+        ArgumentNullException.ThrowIfNull(previous);
+        return false;
+    }
+
+    /// <summary>Every program one core (when cores suffice), then each remaining core to the largest gain.</summary>
+    private void Greedy(AllocationSnapshot snapshot, int[] cores)
+    {
+        int m = cores.Length;
+        int n = snapshot.CoreCount;
+        Array.Clear(cores);
+        int remaining = n;
+        if (n >= m)
+        {
+            Array.Fill(cores, 1);
+            remaining -= m;
+        }
+
+        // With fewer cores than programs, the first cores go by the gain of a first core (log S(1) = 0 for all:
+        // ties to current holders, then order), which is what the starvation guard then time-shares.
+        for (; remaining > 0; remaining--)
+        {
+            int best = -1;
+            double bestGain = double.NegativeInfinity;
+            for (int i = 0; i < m; i++)
+            {
+                double gain = Gain(snapshot, i, cores[i]);
+                if (gain > bestGain || (gain == bestGain && best >= 0 && Prefer(snapshot, i, best)))
+                {
+                    (best, bestGain) = (i, gain);
+                }
+            }
+
+            cores[best]++;
+        }
+    }
+
+    /// <summary>Single-core moves from the smallest loss to the largest gain while the net gain beats the threshold.</summary>
+    private int Climb(AllocationSnapshot snapshot, int[] cores)
+    {
+        int m = cores.Length;
+        int floor = snapshot.CoreCount >= m ? 1 : 0;
+        int moves = 0;
+        int guard = snapshot.CoreCount * m;
+        while (moves < guard)
+        {
+            int receiver = -1, donor = -1;
+            double bestGain = double.NegativeInfinity, bestLoss = double.PositiveInfinity;
+            for (int i = 0; i < m; i++)
+            {
+                double gain = Gain(snapshot, i, cores[i]);
+                if (gain > bestGain || (gain == bestGain && receiver >= 0 && Prefer(snapshot, i, receiver)))
+                {
+                    (receiver, bestGain) = (i, gain);
+                }
+            }
+
+            if (receiver < 0)
+            {
+                break;
+            }
+
+            for (int i = 0; i < m; i++)
+            {
+                if (i == receiver || cores[i] <= floor)
+                {
+                    continue;
+                }
+
+                double loss = Gain(snapshot, i, cores[i] - 1);
+                if (loss < bestLoss || (loss == bestLoss && donor >= 0 && !Prefer(snapshot, i, donor)))
+                {
+                    (donor, bestLoss) = (i, loss);
+                }
+            }
+
+            if (receiver < 0 || donor < 0 || !(bestGain - bestLoss > Math.Max(MoveThreshold, 1e-12)))
+            {
+                break;
+            }
+
+            cores[donor]--;
+            cores[receiver]++;
+            moves++;
+        }
+
+        return moves;
+    }
+
+    /// <summary>Predicted normalised progress of program i on c cores: S(c) / S(n).</summary>
+    private static double Progress(AllocationSnapshot snapshot, int i, int c) =>
+        c == 0 ? 0 : Speedup(snapshot, i, c) / Speedup(snapshot, i, snapshot.CoreCount);
+
+    /// <summary>The objective's gain from program i's (c+1)-th core: log(S(c+1) / S(c)); the first core counts as +inf... capped.</summary>
+    private double Gain(AllocationSnapshot snapshot, int i, int c)
+    {
+        if (c >= snapshot.CoreCount)
+        {
+            return double.NegativeInfinity;
+        }
+
+        if (c == 0)
+        {
+            return 1e6; // a program's first core: worth more than any other (the log objective is -inf without it)
+        }
+
+        return Utility(snapshot, i, c + 1) - Utility(snapshot, i, c);
+    }
+
+    /// <summary>The alpha-fair utility of program i's predicted progress on c (at least 1) cores.</summary>
+    private double Utility(AllocationSnapshot snapshot, int i, int c)
+    {
+        double progress = Progress(snapshot, i, c);
+        return Fairness == 1 ? Math.Log(progress) : Math.Pow(progress, 1 - Fairness) / (1 - Fairness);
+    }
+
+    /// <summary>Tie-break: whether program a is preferred to b (more cores held now, then the earlier one).</summary>
+    private static bool Prefer(AllocationSnapshot snapshot, int a, int b)
+    {
+        int ca = snapshot.Programs[a].CurrentCores, cb = snapshot.Programs[b].CurrentCores;
+        return ca != cb ? ca > cb : a < b;
+    }
+
+    private static double Speedup(AllocationSnapshot snapshot, int i, int cores)
+    {
+        var p = snapshot.Programs[i];
+        if (p.Estimate is { } estimate)
+        {
+            return Math.Max(estimate.SpeedupAt(cores), 1e-9);
+        }
+
+        if (p.Table is { } table)
+        {
+            return Math.Max(table.SpeedupAt(cores), 1e-9);
+        }
+
+        int n = snapshot.CoreCount;
+        return n == 1 ? 1 : 1 + ((p.Speedup - 1) * (cores - 1) / (n - 1));
+    }
+}
