@@ -32,6 +32,10 @@ def load(name):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 10 and cells[0] in result:
             result[cells[0]].update(moves=int(cells[5]), handovers=int(cells[6]), decisions=int(cells[7]))
+    # The thesis's dynamic policy is the scheme named task-availability since the learned policy became "dynamic";
+    # folders written before that call it dynamic. The comparisons below are the thesis's, so they read it.
+    if "task-availability" in result:
+        result["dynamic"] = result.pop("task-availability")
     return result
 
 

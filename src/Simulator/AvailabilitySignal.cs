@@ -1,7 +1,7 @@
 namespace DivCon.Simulator;
 
 /// <summary>
-/// What the <see cref="SimulatedScheme.Dynamic"/> policy reads as a program's available tasks at each decision (a
+/// What the <see cref="SimulatedScheme.TaskAvailability"/> policy reads as a program's available tasks at each decision (a
 /// what-if switch: the mechanism itself reads queued tasks).
 /// </summary>
 public enum AvailabilitySignal

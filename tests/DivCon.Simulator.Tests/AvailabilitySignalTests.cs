@@ -38,9 +38,9 @@ public sealed class AvailabilitySignalTests
     public void Another_signal_changes_dynamics_allocations_and_stays_deterministic(AvailabilitySignal signal)
     {
         var limit = TimeSpan.FromMilliseconds(300);
-        var queued = new WorkloadSimulator(Options(AvailabilitySignal.Queued)).RunCyclic(Workload(), SimulatedScheme.Dynamic, limit);
-        var other = new WorkloadSimulator(Options(signal)).RunCyclic(Workload(), SimulatedScheme.Dynamic, limit);
-        var again = new WorkloadSimulator(Options(signal)).RunCyclic(Workload(), SimulatedScheme.Dynamic, limit);
+        var queued = new WorkloadSimulator(Options(AvailabilitySignal.Queued)).RunCyclic(Workload(), SimulatedScheme.TaskAvailability, limit);
+        var other = new WorkloadSimulator(Options(signal)).RunCyclic(Workload(), SimulatedScheme.TaskAvailability, limit);
+        var again = new WorkloadSimulator(Options(signal)).RunCyclic(Workload(), SimulatedScheme.TaskAvailability, limit);
 
         static string Allocations(SimulatedCyclicTest test) => string.Join(";", test.Allocations.Select(a => string.Join(",", a.Cores)));
         Assert.NotEqual(Allocations(queued), Allocations(other));
@@ -69,7 +69,7 @@ public sealed class AvailabilitySignalTests
     {
         var limit = TimeSpan.FromMilliseconds(400);
         long Decisions(double ms) => new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 3, RebalanceInterval = TimeSpan.FromMilliseconds(ms) })
-            .RunCyclic(Workload(), SimulatedScheme.Dynamic, limit).Counters.Decisions;
+            .RunCyclic(Workload(), SimulatedScheme.TaskAvailability, limit).Counters.Decisions;
 
         long every10 = Decisions(10);
         long every100 = Decisions(100);

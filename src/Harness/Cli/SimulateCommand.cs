@@ -66,7 +66,7 @@ public static class SimulateCommand
         var interval = OptionTable.Number("--decision-interval-ms", "Partitioning: milliseconds between the schemes' decisions.",
             new SimulationOptions().RebalanceInterval.TotalMilliseconds, above: 0, unit: "milliseconds");
         var availability = OptionTable.Choice("--availability",
-            "dynamic scheme: what its policy reads as a program's available tasks: queued (the mechanism's), queued-running (queued plus running tasks) or smoothed (a smoothed history of queued).",
+            "task-availability scheme: what its policy reads as a program's available tasks: queued (the mechanism's), queued-running (queued plus running tasks) or smoothed (a smoothed history of queued).",
             "queued", ["queued", "queued-running", "smoothed"]);
         var machine = OptionTable.Text("--machine", "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]",
             null, "file[:low|middle|high][:contiguous|dispersed]");

@@ -180,7 +180,7 @@ public static class SimulatedExperiments
             table.AddRow("task / steal / wake / move overhead (ns)", string.Create(CultureInfo.InvariantCulture, $"{options.TaskOverheadNs} / {options.StealOverheadNs} / {options.WakeOverheadNs} / {options.MoveOverheadNs}"));
             table.AddRow("time sharing: quantum / context switch", string.Create(CultureInfo.InvariantCulture, $"{options.Quantum.TotalMilliseconds} ms / {options.ContextSwitchNs} ns"));
             table.AddRow("rebalance interval", string.Create(CultureInfo.InvariantCulture, $"{options.RebalanceInterval.TotalMilliseconds} ms"));
-            table.AddRow("dynamic's availability signal", options.Availability.ToString());
+            table.AddRow("task-availability's availability signal", options.Availability.ToString());
             table.AddRow("lending / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,
                 $"{options.Lending} / {options.StandbyHandover} ({options.HandoverThreshold.TotalMilliseconds} ms)"));
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));

@@ -167,7 +167,7 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.True(exitCode == 0, error);
         string label = File.ReadAllText(Path.Combine(_root, "whatif", "simulation.md"));
         Assert.Contains("| rebalance interval | 10 ms |", label, StringComparison.Ordinal);
-        Assert.Contains("| dynamic's availability signal | Smoothed |", label, StringComparison.Ordinal);
+        Assert.Contains("| task-availability's availability signal | Smoothed |", label, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -8,13 +8,14 @@ public class PolicyInvariantTests
 {
     private const int Cases = 3000;
 
-    public static TheoryData<string> Policies => ["equal", "proportional", "task-availability", "hill-climbing-antt", "hill-climbing-stp"];
+    public static TheoryData<string> Policies => ["equal", "proportional", "task-availability", "hill-climbing-antt", "hill-climbing-stp", "learned-scalability"];
 
     private static IAllocationPolicy Create(string name) => name switch
     {
         "equal" => new EqualSharePolicy(),
         "proportional" => new ProportionalPolicy(),
         "task-availability" => new TaskAvailabilityPolicy(),
+        "learned-scalability" => new LearnedScalabilityPolicy(),
         "hill-climbing-antt" => new HillClimbingPolicy(HillClimbingObjective.MinimizeAntt),
         _ => new HillClimbingPolicy(HillClimbingObjective.MaximizeStp),
     };

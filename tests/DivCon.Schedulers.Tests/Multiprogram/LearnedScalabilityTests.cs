@@ -1,0 +1,310 @@
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Estimation;
+using DivCon.Schedulers.Multiprogram.Model;
+using DivCon.Schedulers.Multiprogram.Policies;
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Schedulers.Tests.Multiprogram;
+
+/// <summary>The online scalability estimator and the default policy built on it, on plain data.</summary>
+public class LearnedScalabilityTests
+{
+    private static readonly TimeSpan Tick = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>An estimator whose window never fades and that never declares a phase change: sums are exact.</summary>
+    private static ScalabilityEstimator Exact(int cores, ScalabilityTable? prior = null, double priorCoreSeconds = 0.5) =>
+        new(cores, prior, new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromDays(3650), PhaseChangeTail = 0, PriorCoreSeconds = priorCoreSeconds });
+
+    [Fact]
+    public void Before_any_work_a_program_is_taken_to_scale_linearly_or_as_its_prior_says()
+    {
+        var fresh = new ScalabilityEstimator(16).Current;
+        Assert.Equal(16, fresh.CoreCount);
+        Assert.All(Enumerable.Range(1, 16), c => Assert.Equal(c, fresh.SpeedupAt(c)));
+        Assert.False(fresh.IsSettled);
+        Assert.Equal(0, fresh.SpeedupAt(0));
+        Assert.Equal(16, fresh.SpeedupAt(40)); // past the core count: the last value
+
+        var prior = new ScalabilityTable([new ScalabilityPoint(16, 4)]);
+        var withPrior = new ScalabilityEstimator(16, prior).Current;
+        Assert.Equal(4, withPrior.SpeedupAt(16), 9);
+        Assert.Equal(prior.SpeedupAt(8), withPrior.SpeedupAt(8), 9);
+    }
+
+    [Fact]
+    public void Work_always_at_full_demand_gives_a_linear_curve()
+    {
+        var estimator = Exact(8);
+        for (int i = 0; i < 30; i++)
+        {
+            estimator.Observe(Tick, running: 8, queued: 50);
+        }
+
+        var estimate = estimator.Current;
+        Assert.All(Enumerable.Range(1, 8), c => Assert.Equal(c, estimate.SpeedupAt(c), 6));
+        Assert.Equal(1.0, estimate.EfficiencyAt(8), 6);
+        Assert.Equal(8, estimate.Demand, 6); // capped at the core count
+        Assert.True(estimate.IsSettled);
+        Assert.Equal(30 * 8 * 0.1, estimate.ObservedCoreSeconds, 6);
+    }
+
+    [Fact]
+    public void Half_the_work_sequential_gives_the_harmonic_mean_by_hand()
+    {
+        // 8 cores: 0.8 core-s done at demand 1 (8 ticks with 1 running), 0.8 core-s at demand 8 (1 tick with 8 running).
+        // S(c) = W / (W/2 / 1 + W/2 / c) = 2c / (c + 1).
+        var estimator = Exact(8, priorCoreSeconds: 0);
+        for (int i = 0; i < 8; i++)
+        {
+            estimator.Observe(Tick, running: 1, queued: 0);
+        }
+
+        estimator.Observe(Tick, running: 8, queued: 0);
+        var estimate = estimator.Current;
+        for (int c = 1; c <= 8; c++)
+        {
+            Assert.Equal(2.0 * c / (c + 1), estimate.SpeedupAt(c), 6);
+        }
+    }
+
+    [Fact]
+    public void A_prior_is_weighed_as_the_core_seconds_it_is_worth()
+    {
+        // Prior: 2 on 4 cores; observed: linear (4 on 4) over 0.4 core-seconds; prior worth 0.4 -> the mean, 3.
+        var prior = new ScalabilityTable([new ScalabilityPoint(4, 2)]);
+        var estimator = Exact(4, prior, priorCoreSeconds: 0.4);
+        estimator.Observe(Tick, running: 4, queued: 4);
+        Assert.Equal(3, estimator.Current.SpeedupAt(4), 6);
+    }
+
+    [Fact]
+    public void Old_work_fades_with_the_half_life()
+    {
+        // 1 core-s at demand 1, then one half-life of work at full demand (4 x 1 s): old work now weighs 0.5 core-s
+        // against 4 core-s. S(4) = 4.5 / (0.5 + 4/4) = 3.
+        var estimator = new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions
+        {
+            HalfLife = TimeSpan.FromSeconds(1), PhaseChangeTail = 0, PriorCoreSeconds = 0,
+        });
+        estimator.Observe(TimeSpan.FromSeconds(1), running: 1, queued: 0);
+        estimator.Observe(TimeSpan.FromSeconds(1), running: 4, queued: 0);
+        Assert.Equal(3, estimator.Current.SpeedupAt(4), 6);
+    }
+
+    [Fact]
+    public void A_lasting_change_of_phase_is_followed_within_two_samples_and_a_usual_dip_is_not_one()
+    {
+        var options = new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromSeconds(100), PriorCoreSeconds = 0 };
+        var wide = new ScalabilityEstimator(16, null, options);
+        for (int i = 0; i < 50; i++)
+        {
+            wide.Observe(Tick, running: 16, queued: 100);
+        }
+
+        Assert.True(wide.Current.SpeedupAt(16) > 15.9);
+        var blind = new ScalabilityEstimator(16, null, options with { PhaseChangeTail = 0 });
+        for (int i = 0; i < 50; i++)
+        {
+            blind.Observe(Tick, running: 16, queued: 100);
+        }
+
+        // Work only ever ran at demand 16: any lower demand is outside the window; two samples make a change.
+        wide.Observe(Tick, running: 1, queued: 0);
+        Assert.Equal(0, wide.Current.PhaseChanges);
+        wide.Observe(Tick, running: 1, queued: 0);
+        Assert.Equal(1, wide.Current.PhaseChanges);
+        for (int i = 0; i < 4; i++)
+        {
+            wide.Observe(Tick, running: 1, queued: 0);
+        }
+
+        for (int i = 0; i < 6; i++)
+        {
+            blind.Observe(Tick, running: 1, queued: 0);
+        }
+
+        // 0.6 s into a sequential phase: the estimate has followed it; without detection it would take a minute.
+        Assert.True(wide.Current.SpeedupAt(16) < 4, wide.Current.ToString());
+        Assert.True(blind.Current.SpeedupAt(16) > 14, blind.Current.ToString());
+
+        // A program whose window holds sequential stretches (a sort's narrow top) dips to demand 1 every run: usual.
+        var sort = new ScalabilityEstimator(16, null, options);
+        int afterWarmUp = 0;
+        for (int run = 0; run < 10; run++)
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                sort.Observe(Tick, running: 1, queued: 0);
+            }
+
+            for (int i = 0; i < 3; i++)
+            {
+                sort.Observe(Tick, running: 16, queued: 40);
+            }
+
+            if (run == 1)
+            {
+                afterWarmUp = sort.Current.PhaseChanges;
+            }
+        }
+
+        Assert.Equal(afterWarmUp, sort.Current.PhaseChanges);
+    }
+
+    [Fact]
+    public void Any_observations_give_a_curve_from_1_that_never_falls_and_never_beats_linear()
+    {
+        var random = new Random(24);
+        for (int trial = 0; trial < 200; trial++)
+        {
+            int n = random.Next(1, 65);
+            var estimator = new ScalabilityEstimator(n);
+            for (int i = random.Next(1, 60); i > 0; i--)
+            {
+                estimator.Observe(TimeSpan.FromMilliseconds(random.Next(0, 300)), random.Next(0, n + 1), random.Next(0, 3 * n));
+            }
+
+            var e = estimator.Current;
+            Assert.Equal(1, e.SpeedupAt(1), 9);
+            for (int c = 2; c <= n; c++)
+            {
+                Assert.True(e.SpeedupAt(c) >= e.SpeedupAt(c - 1) - 1e-12, $"trial {trial}: falls at {c}: {e}");
+                Assert.True(e.SpeedupAt(c) <= c + 1e-9, $"trial {trial}: superlinear at {c}: {e}");
+            }
+        }
+    }
+
+    [Fact]
+    public void Bad_input_names_the_parameter()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>("coreCount", () => new ScalabilityEstimator(0));
+        var estimator = new ScalabilityEstimator(4);
+        Assert.Throws<ArgumentOutOfRangeException>("elapsed", () => estimator.Observe(TimeSpan.FromTicks(-1), 1, 0));
+        Assert.Throws<ArgumentOutOfRangeException>("running", () => estimator.Observe(Tick, -1, 0));
+        Assert.Throws<ArgumentOutOfRangeException>("queued", () => estimator.Observe(Tick, 1, -1));
+        Assert.Throws<ArgumentOutOfRangeException>("HalfLife", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { HalfLife = TimeSpan.Zero }));
+        Assert.Throws<ArgumentOutOfRangeException>("DemandSmoothing", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { DemandSmoothing = 0 }));
+        Assert.Throws<ArgumentOutOfRangeException>("PriorCoreSeconds", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PriorCoreSeconds = double.NaN }));
+        Assert.Throws<ArgumentOutOfRangeException>("PhaseChangeTail", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PhaseChangeTail = 0.5 }));
+        Assert.Throws<ArgumentOutOfRangeException>("PhaseChangeSamples", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PhaseChangeSamples = 0 }));
+        Assert.Throws<ArgumentOutOfRangeException>("cores", () => estimator.Current.SpeedupAt(-1));
+        Assert.Throws<ArgumentOutOfRangeException>("cores", () => estimator.Current.EfficiencyAt(0));
+        Assert.Throws<ArgumentOutOfRangeException>("moveThreshold", () => new LearnedScalabilityPolicy(moveThreshold: -0.1));
+        Assert.Throws<ArgumentOutOfRangeException>("moveThreshold", () => new LearnedScalabilityPolicy(moveThreshold: double.PositiveInfinity));
+        Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: 2.5));
+        Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: double.NaN));
+    }
+
+    /// <summary>A program state whose estimate comes from a fixed demand (work always at that demand).</summary>
+    private static ProgramState Program(int id, int cores, int demand, int held)
+    {
+        var estimator = Exact(cores, priorCoreSeconds: 0);
+        estimator.Observe(TimeSpan.FromSeconds(1), running: Math.Min(demand, cores), queued: Math.Max(0, demand - cores));
+        return new ProgramState(new ProgramId(id), 1, demand, held) { Estimate = estimator.Current };
+    }
+
+    [Fact]
+    public void Cores_go_to_the_program_that_turns_them_into_speed()
+    {
+        // 16 cores: a program whose work all ran at demand 2 gains nothing past 2 cores; a wide one gains from all.
+        var snapshot = new AllocationSnapshot(16, [Program(0, 16, demand: 2, held: 0), Program(1, 16, demand: 64, held: 0)]);
+        var decision = new LearnedScalabilityPolicy().Allocate(snapshot);
+        Assert.Equal([2, 14], decision.Cores);
+    }
+
+    [Fact]
+    public void Programs_that_scale_alike_split_evenly_and_a_near_even_split_is_not_churned()
+    {
+        var arriving = new AllocationSnapshot(16, [Program(0, 16, 64, held: 16), Program(1, 16, 64, held: 0)]);
+        var policy = new LearnedScalabilityPolicy();
+        Assert.Equal([8, 8], policy.Allocate(arriving).Cores);
+
+        // 7 / 9 between identical programs: a move gains about log(8/7) - log(9/8) = 0.016 at alpha 1, 0.003 at 0.75:
+        // below the threshold, so nothing moves; with no threshold it goes to 8 / 8.
+        var uneven = new AllocationSnapshot(16, [Program(0, 16, 64, held: 7), Program(1, 16, 64, held: 9)]);
+        var kept = policy.Allocate(uneven);
+        Assert.Equal([7, 9], kept.Cores);
+        Assert.True(kept.UsedFastPath);
+        Assert.Equal([8, 8], new LearnedScalabilityPolicy(moveThreshold: 0).Allocate(uneven).Cores);
+
+        // Far from even (2 / 14) the gain beats the threshold: cores move until it does not.
+        var far = new LearnedScalabilityPolicy().Allocate(new AllocationSnapshot(16, [Program(0, 16, 64, held: 2), Program(1, 16, 64, held: 14)]));
+        Assert.InRange(far.Cores[0], 6, 8);
+        Assert.False(far.UsedFastPath);
+    }
+
+    [Fact]
+    public void Fairness_trades_throughput_for_the_least_served_program()
+    {
+        // 32 cores; A scales to 32, B's work ran at demand 8. Throughput alone (alpha 0) gives B only what is worth
+        // more to B than to A; minimising predicted ANTT (alpha 2) protects A's progress more.
+        ProgramState[] programs = [Program(0, 32, 64, held: 0), Program(1, 32, 8, held: 0)];
+        var snapshot = new AllocationSnapshot(32, programs);
+        var throughput = new LearnedScalabilityPolicy(moveThreshold: 0, fairness: 0).Allocate(snapshot).Cores;
+        var antt = new LearnedScalabilityPolicy(moveThreshold: 0, fairness: 2).Allocate(snapshot).Cores;
+        Assert.Equal(32, throughput.Sum());
+        Assert.Equal(32, antt.Sum());
+        Assert.Equal(8, throughput[1]); // B's progress reaches 1 on 8 cores: STP is maximised by exactly that
+        Assert.True(antt[0] >= throughput[0] - 8 && antt[1] <= 8, $"{string.Join("/", antt)}");
+        var policy = new LearnedScalabilityPolicy(fairness: 0);
+        Assert.True(policy.Evaluate(snapshot, throughput) >= policy.Evaluate(snapshot, [16, 16]));
+        Assert.Equal(double.NegativeInfinity, policy.Evaluate(snapshot, [32, 0]));
+        Assert.Throws<ArgumentException>("cores", () => policy.Evaluate(snapshot, [32]));
+    }
+
+    [Fact]
+    public void Without_estimates_it_uses_the_table_or_the_speedup_line()
+    {
+        var snapshot = Workloads.Snapshot(12, [11, 2]);
+        var decision = new LearnedScalabilityPolicy().Allocate(snapshot);
+        Assert.Equal(12, decision.Cores.Sum());
+        Assert.True(decision.Cores[0] > decision.Cores[1], decision.ToString());
+        Assert.Equal("learned-scalability", decision.Policy);
+    }
+
+    [Fact]
+    public void The_scheduler_uses_it_by_default_and_publishes_what_it_learns()
+    {
+        var clock = new ManualClock();
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false,
+            WorkerCount = 2,
+            RebalanceInterval = Timeout.InfiniteTimeSpan,
+            TimeProvider = clock,
+        });
+        using var program = scheduler.Register("busy");
+        Assert.Equal("learned-scalability", scheduler.History[^1].Policy);
+        Assert.Equal(0, program.Estimate.ObservedCoreSeconds);
+
+        using var started = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var task = program.Start(() =>
+        {
+            started.Set();
+            release.Wait(TimeSpan.FromSeconds(30));
+        });
+        Assert.True(started.Wait(TimeSpan.FromSeconds(30)));
+        clock.Advance(TimeSpan.FromSeconds(1));
+        scheduler.Rebalance();
+        release.Set();
+        task.AssertCompletes();
+
+        // One task ran through one second of the scheduler's clock: one core-second at demand 1, against the linear
+        // guess worth 0.5 core-seconds: S(2) = (1 x 1 + 2 x 0.5) / 1.5.
+        Assert.Equal(1, program.Estimate.ObservedCoreSeconds, 6);
+        Assert.Equal(4.0 / 3, program.Estimate.SpeedupAt(2), 6);
+    }
+
+    /// <summary>A clock that moves only when told (the scheduler's timestamps and elapsed times).</summary>
+    private sealed class ManualClock : TimeProvider
+    {
+        private long _ticks;
+
+        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
+
+        public override long GetTimestamp() => Interlocked.Read(ref _ticks);
+
+        public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
+    }
+}
