@@ -40,12 +40,17 @@ internal sealed partial class Simulation
     private void Decide(RebalanceReason reason, int live)
     {
         _decisionCount++;
-        var states = new ProgramState[live];
+        var states = new List<ProgramState>(live);
         for (int p = 0; p < live; p++)
         {
+            if (!IsPresent(p))
+            {
+                continue; // a generated mix's program not yet arrived or departed is not registered
+            }
+
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? 1.0;
-            states[p] = new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]);
+            states.Add(new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p]));
         }
 
         RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
