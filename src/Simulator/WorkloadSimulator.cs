@@ -39,7 +39,10 @@ public sealed class WorkloadSimulator
     /// <summary>
     /// A cyclic test: every program starts at time 0 and is restarted the moment it finishes until
     /// <paramref name="timeLimit"/>; runs ending after the limit are not counted; the test ends when the last
-    /// in-flight run ends. Partitioning schemes other than <see cref="SimulatedScheme.Dynamic"/> (which learns while running) get speedup tables from simulated alone runs (see <see cref="SpeedupTable"/>).
+    /// in-flight run ends. A program with an <see cref="SimulatedProgram.Arrival"/> starts then instead, and one with
+    /// <see cref="SimulatedProgram.MaxRuns"/> or <see cref="SimulatedProgram.LeaveAt"/> departs when either is reached.
+    /// Partitioning schemes other than <see cref="SimulatedScheme.Dynamic"/> (which learns while running) get speedup
+    /// tables from simulated alone runs (see <see cref="SpeedupTable"/>).
     /// </summary>
     /// <param name="programs">The workload (at least one program, names unique).</param>
     /// <param name="scheme">The scheme.</param>
@@ -104,7 +107,9 @@ public sealed class WorkloadSimulator
         for (int i = 0; i < times.Length; i++)
         {
             // A limit of 1 ns: the first run starts at 0 and is never restarted.
-            var simulation = new Simulation(options, SimulatedScheme.Shared, [program], null, timeLimit: 1, seed: unchecked(Options.Seed + (7919 * (i + 1))));
+            // Alone means from time 0, once: a generated mix's arrival and departure do not apply.
+            var alone = program.IsCyclic ? program : new SimulatedProgram(program.Name, program.Graph);
+            var simulation = new Simulation(options, SimulatedScheme.Shared, [alone], null, timeLimit: 1, seed: unchecked(Options.Seed + (7919 * (i + 1))));
             var run = simulation.Run(cancellationToken).Runs.Single();
             times[i] = run.End - run.Start;
         }
@@ -131,6 +136,22 @@ public sealed class WorkloadSimulator
         counts.Add(Options.Cores);
         double one = AloneSeconds(program, 1, cancellationToken);
         return new ScalabilityTable(counts.Select(c => new ScalabilityPoint(c, one / AloneSeconds(program, c, cancellationToken))));
+    }
+
+    /// <summary>
+    /// The program's mean alone time (over <see cref="SimulationOptions.IsolatedRuns"/> runs) on <paramref name="cores"/>
+    /// cores (default: all), cached per graph: the C_SP of the metrics.
+    /// </summary>
+    /// <param name="program">The program (its arrival and departure do not apply).</param>
+    /// <param name="cores">Cores (default: <see cref="SimulationOptions.Cores"/>).</param>
+    /// <param name="cancellationToken">Stops the simulation.</param>
+    /// <returns>The mean time, seconds.</returns>
+    public double AloneTime(SimulatedProgram program, int? cores = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        int c = cores ?? Options.Cores;
+        ArgumentOutOfRangeException.ThrowIfLessThan(c, 1, nameof(cores));
+        return AloneSeconds(program, c, cancellationToken);
     }
 
     private double AloneSeconds(SimulatedProgram program, int cores, CancellationToken cancellationToken)
@@ -167,6 +188,16 @@ public sealed class WorkloadSimulator
         if (programs.Any(p => p is null) || repeated is not null)
         {
             throw new ArgumentException($"Programs must be non-null with unique names (repeated: '{repeated}').", nameof(programs));
+        }
+
+        foreach (var program in programs)
+        {
+            if (program.Arrival < TimeSpan.Zero || program.MaxRuns < 1 || program.LeaveAt <= program.Arrival)
+            {
+                throw new ArgumentException(
+                    $"Program '{program.Name}': arrival {program.Arrival} must not be negative, MaxRuns ({program.MaxRuns}) must be at least 1 and LeaveAt ({program.LeaveAt}) after the arrival.",
+                    nameof(programs));
+            }
         }
     }
 }

@@ -35,6 +35,7 @@ public static class HarnessCli
             PhasesCommand.Create(host),
             TraceCommand.Create(host),
             SimulateCommand.Create(host),
+            SimulateMixesCommand.Create(host),
             BenchCommand.Create(),
         };
     }

@@ -46,19 +46,24 @@ internal sealed partial class Simulation
     private void Decide(RebalanceReason reason, int live)
     {
         _decisionCount++;
-        var states = new ProgramState[live];
+        var states = new List<ProgramState>(live);
         _estimators ??= [.. _programs.Select(_ => new ScalabilityEstimator(_cores))];
         var elapsed = TimeSpan.FromTicks((_now - _lastObservation) / 100);
         _lastObservation = _now;
         for (int p = 0; p < live; p++)
         {
+            if (!IsPresent(p))
+            {
+                continue; // a generated mix's program not yet arrived or departed is not registered
+            }
+
             var estimate = _estimators[p].Observe(elapsed, _servingBusy[p], _sets[p].Queued);
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? _cores;
-            states[p] = new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])
+            states.Add(new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])
             {
                 Estimate = estimate,
-            };
+            });
         }
 
         RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);

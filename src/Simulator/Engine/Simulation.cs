@@ -42,6 +42,8 @@ internal sealed partial class Simulation
     private const int HandoverEvent = 2;
     private const int GateEvent = 3;
     private const int WaveEvent = 4;
+    private const int ArrivalEvent = 5;
+    private const int DepartureEvent = 6;
 
     private readonly SimulationOptions _options;
     private readonly SimulatedScheme _scheme;
@@ -85,6 +87,9 @@ internal sealed partial class Simulation
     private readonly EventQueue _events;
     private long _now;
     private int _busyThreads;
+
+    // Programs running a run, plus programs yet to arrive (so the test, its decision ticks and the pool's ticks go on
+    // while a late program is still to come); 0 exactly when the test is over.
     private int _runningPrograms;
 
     private readonly List<SimulatedRun> _runs = [];
@@ -259,10 +264,14 @@ internal sealed partial class Simulation
         }
         else if (_partitioning)
         {
-            // Programs register one by one, each registration an Arrival decision (as the harness opens a session).
+            // Programs register one by one, each registration an Arrival decision (as the harness opens a session);
+            // a program arriving later registers at its arrival (OnArrival).
             for (int k = 1; k <= _programs.Length; k++)
             {
-                Decide(RebalanceReason.Arrival, k);
+                if (_programs[k - 1].Arrival == 0)
+                {
+                    Decide(RebalanceReason.Arrival, k);
+                }
             }
 
             // Static repartitions only when programs outnumber cores (the starvation guard needs interval decisions).
@@ -274,6 +283,14 @@ internal sealed partial class Simulation
 
         for (int p = 0; p < _programs.Length; p++)
         {
+            if (_programs[p].Arrival > 0)
+            {
+                // A late program: counted as running until it arrives, so the test cannot end before it.
+                _runningPrograms++;
+                Schedule(_programs[p].Arrival, ArrivalEvent, p, 0);
+                continue;
+            }
+
             // The pool model: the harness starts every program's first run from one pool thread, whose local queue
             // takes the roots (TaskScheduler.Default queues a pool thread's tasks locally); thread 0 stands for it.
             StartRun(p, _pool ? _threads[0] : null);
@@ -331,6 +348,14 @@ internal sealed partial class Simulation
             else if (e.Kind == WaveEvent)
             {
                 OnWaveSample();
+            }
+            else if (e.Kind == ArrivalEvent)
+            {
+                OnArrival(e.A);
+            }
+            else if (e.Kind == DepartureEvent)
+            {
+                OnDeparture();
             }
             else if (e.A > 0)
             {
@@ -397,8 +422,9 @@ internal sealed partial class Simulation
         program.RunIndex++;
         program.Running = false;
         _runningPrograms--;
-        // Restart while the limit has not been reached (the harness's runner: "while elapsed < limit, start a run").
-        if (_now < _limit)
+        // Restart while the limit has not been reached (the harness's runner: "while elapsed < limit, start a run"),
+        // and, for a program of a generated mix, while it has runs left and its leaving time has not come.
+        if (_now < _limit && (program.IsCyclic || (program.RunIndex < program.MaxRuns && _now < program.LeaveAt)))
         {
             // Under the pool model the next run starts on the thread that finished this one: the run's completion
             // queues the harness's continuation on that pool thread's local queue, and the continuation queues the
@@ -406,7 +432,48 @@ internal sealed partial class Simulation
             // tasks go to the scheduler's global queue.
             StartRun(p, _pool ? t : null);
         }
+        else if (_now < _limit)
+        {
+            // The program departs before the limit (its runs or its time are up). Partitioning schemes unregister it
+            // with a Departure decision, taken as an event of its own right after this one (never while a thread is
+            // in the middle of finishing a task).
+            program.Present = false;
+            if (_partitioning)
+            {
+                Schedule(_now, DepartureEvent, p, 0);
+            }
+        }
     }
+
+    /// <summary>A late program arrives: it registers (partitioning: an Arrival decision) and starts its first run.</summary>
+    /// <remarks>
+    /// Its root goes to its set's global queue under every scheme: the program is started from outside the
+    /// scheduler's workers (under <c>default</c>, the pool's global queue: a timer or another thread starts it).
+    /// </remarks>
+    private void OnArrival(int p)
+    {
+        _runningPrograms--; // counted while pending; StartRun counts it again
+        _programs[p].Present = true;
+        if (_partitioning)
+        {
+            Decide(RebalanceReason.Arrival, _programs.Length);
+        }
+
+        StartRun(p, null);
+        WakeIdle(_sets[SetOf(p)]);
+    }
+
+    /// <summary>A program departed: the partitioning scheme gives its cores to the programs still there.</summary>
+    private void OnDeparture()
+    {
+        if (_programs.Any(p => p.Present))
+        {
+            Decide(RebalanceReason.Departure, _programs.Length);
+        }
+    }
+
+    /// <summary>Whether program <paramref name="p"/> is registered with the partitioning scheme now (arrived and not departed).</summary>
+    private bool IsPresent(int p) => _programs[p].Present;
 
     // ----- tasks -----
 
@@ -868,5 +935,20 @@ internal sealed partial class Simulation
         public long RunStart { get; set; }
 
         public int RunIndex { get; set; }
+
+        /// <summary>Arrived and not departed (what a partitioning scheme has registered).</summary>
+        public bool Present { get; set; } = program.Arrival == TimeSpan.Zero;
+
+        /// <summary>Arrival, ns (0 for a cyclic program).</summary>
+        public long Arrival { get; } = SimulationOptions.Nanoseconds(program.Arrival);
+
+        /// <summary>No run starts at or after this time, ns.</summary>
+        public long LeaveAt { get; } = program.LeaveAt is { } leave ? SimulationOptions.Nanoseconds(leave) : long.MaxValue;
+
+        /// <summary>Runs before it departs.</summary>
+        public int MaxRuns { get; } = program.MaxRuns ?? int.MaxValue;
+
+        /// <summary>Restarted until the limit only (the cyclic protocol).</summary>
+        public bool IsCyclic { get; } = program.IsCyclic;
     }
 }

@@ -1,0 +1,163 @@
+using System.CommandLine;
+using System.Globalization;
+using DivCon.Harness.Simulation;
+using DivCon.Simulator;
+using DivCon.Simulator.Workloads;
+using Spectre.Console;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// <c>simulate-mixes</c>: every simulated scheme on many generated multiprogram mixes (2-8 programs at random sizes,
+/// late arrivals, departures, synthetic phased programs; <see cref="MixGenerator"/>) and on the thesis's 3- and
+/// 5-program mixes in both program forms, at one or more core counts; writes the per-mix CSV, the aggregate per core
+/// count (wins, near-best, geometric-mean STP ratio to the best other scheme, worst case, moves per second) and a
+/// Markdown summary. Deterministic: the same options give the same CSV files whatever the load or parallelism.
+/// </summary>
+public static class SimulateMixesCommand
+{
+    /// <summary>The programs drawn from by default: the five thesis programs and the three thesis forms.</summary>
+    public static readonly IReadOnlyList<string> DefaultPrograms =
+        ["sumsq", "pi", "strassen", "quicksort", "mergesort", "strassen-thesis", "quicksort-thesis", "mergesort-thesis"];
+
+    /// <summary>The fixed mixes: the thesis's 3- and 5-program mixes, with today's programs and with the thesis forms.</summary>
+    public static IReadOnlyList<Mix> ThesisMixes { get; } =
+    [
+        Mix.Cyclic("thesis-3", ["strassen", "quicksort", "mergesort"]),
+        Mix.Cyclic("thesis-5", ["sumsq", "pi", "strassen", "quicksort", "mergesort"]),
+        Mix.Cyclic("thesis-3-form", ["strassen-thesis", "quicksort-thesis", "mergesort-thesis"]),
+        Mix.Cyclic("thesis-5-form", ["sumsq", "pi", "strassen-thesis", "quicksort-thesis", "mergesort-thesis"]),
+    ];
+
+    /// <summary>Builds the command.</summary>
+    /// <param name="host">The host.</param>
+    /// <returns>The command.</returns>
+    public static Command Create(CliHost host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        var mixes = OptionTable.Whole("--mixes", "Generated mixes (0: only the thesis mixes).", 50, 0, 100_000, "-n");
+        var cores = OptionTable.WholeList("--cores", "Simulated core counts.", [16, 64], 1, () => SimulateCommand.MaxSimulated, null, "-c");
+        var seed = OptionTable.Whole("--seed", "Seed of the mix generator and of the simulations.", 1, int.MinValue);
+        var timeLimit = OptionTable.Number("--time-limit", "Each test's time limit, simulated seconds (arrivals fall in its first half).", 30, above: 0, unit: "seconds", aliases: "-d");
+        string[] schemeNames = [.. SimulatedSchemes.All.Select(s => s.Name())];
+        var schemes = OptionTable.List("--schemes", $"Schemes to simulate, or 'all'. Known: {string.Join(", ", schemeNames)}.", ["all"], "schemes", ["-s"],
+            (values, addError) =>
+            {
+                foreach (string v in values.Where(v => v != "all" && !schemeNames.Contains(v, StringComparer.OrdinalIgnoreCase)))
+                {
+                    addError($"Unknown scheme '{v}' in --schemes. Known: all, {string.Join(", ", schemeNames)}.");
+                }
+
+                if (values.GroupBy(v => v, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1)?.Key is { } twice)
+                {
+                    addError($"scheme '{twice}' is given twice in --schemes.");
+                }
+            }, ["abc", ","]);
+        var programs = OptionTable.List("--programs", $"Recorded programs the generator draws from (each needs a trace in --trace-dir or --thesis-form-dir). [default: {string.Join(",", DefaultPrograms)}]",
+            [.. DefaultPrograms], "programs", ["-p"],
+            (values, addError) =>
+            {
+                foreach (string v in values.Where(v => !OptionTable.IsPlainName(v)))
+                {
+                    addError($"--programs must name programs (letters, digits, '-', '_', '.'), not '{v}'.");
+                }
+
+                if (values.GroupBy(v => v, StringComparer.Ordinal).FirstOrDefault(g => g.Count() > 1)?.Key is { } twice)
+                {
+                    addError($"program '{twice}' is given twice in --programs.");
+                }
+            }, ["a/b", ".."]);
+        var traceDir = OptionTable.Text("--trace-dir", "Traces of today's programs.", "traces/thesis", "folder", aliases: "-t");
+        var formDir = OptionTable.Text("--thesis-form-dir", "Traces of the thesis forms (programs without a trace in --trace-dir are read here).", "traces/thesis-form", "folder");
+        var noThesis = OptionTable.Flag("--no-thesis-mixes", "Leave out the thesis's 3- and 5-program mixes.");
+        var machine = OptionTable.Text("--machine", "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]",
+            null, "file[:low|middle|high][:contiguous|dispersed]");
+        var noStandby = OptionTable.Flag("--no-standby", "Partitioning: no standby worker per core.");
+        var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
+        var clamp = OptionTable.Number("--clamp-outliers", "As simulate's: replace a recorded duration more than this many times its phase and depth's median by that median; 0 = off.",
+            10, above: 1, orZero: true, unit: "times the median");
+        var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);
+        var name = OptionTable.FolderName("--name", "Results subfolder. [default: simulated-mixes-<mixes>-s<seed>]", null);
+        var outRoot = OptionTable.Text("--out", $"Results root folder (reference results: --out {CommonOptions.ReferenceRoot}).", CommonOptions.AdHocRoot, "folder", aliases: "-o");
+        var command = new Command("simulate-mixes",
+            "Every simulated scheme on many generated multiprogram mixes (random programs, sizes, arrivals and departures) and the thesis's mixes, at several core counts; per-mix CSV and an aggregate table.")
+        {
+            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, clamp, parallel, name, outRoot,
+        };
+        CommandActions.Set(command, host, async (parse, cancellationToken) =>
+        {
+            int count = parse.GetValue(mixes);
+            int seedValue = parse.GetValue(seed);
+            int[] coreCounts = [.. (parse.GetValue(cores) ?? []).Distinct()];
+            string[] chosen = parse.GetValue(schemes) ?? ["all"];
+            SimulatedScheme[] schemeList = chosen.Contains("all", StringComparer.OrdinalIgnoreCase)
+                ? [.. SimulatedSchemes.All]
+                : [.. SimulatedSchemes.All.Where(s => chosen.Contains(s.Name(), StringComparer.OrdinalIgnoreCase))];
+            TimeSpan limit = TimeSpan.FromSeconds(parse.GetValue(timeLimit));
+            string today = parse.GetValue(traceDir)!;
+            string forms = parse.GetValue(formDir)!;
+            double clampValue = parse.GetValue(clamp);
+            string[] drawFrom = [.. parse.GetValue(programs) ?? [.. DefaultPrograms]];
+            var options = new SimulationOptions
+            {
+                Seed = seedValue,
+                StandbyHandover = !parse.GetValue(noStandby),
+                Lending = !parse.GetValue(noLending),
+                ClampOutliers = clampValue,
+                Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
+            };
+            var generated = count == 0 ? [] : MixGenerator.Generate(count, new MixGeneratorOptions { Programs = drawFrom, Seed = seedValue, TimeLimit = limit });
+            List<Mix> all = [.. generated, .. parse.GetValue(noThesis) ? [] : ThesisMixes];
+            if (all.Count == 0)
+            {
+                throw new ArgumentException("--mixes 0 with --no-thesis-mixes leaves nothing to simulate.");
+            }
+
+            // Every trace is read before anything runs, so a missing one fails at once (naming the file and the command that records it).
+            var traces = new Dictionary<(string, int), (DivCon.Skeletons.Tracing.TaskTree Tree, string Path)>();
+            foreach (int c in coreCounts)
+            {
+                foreach (string program in all.SelectMany(m => m.Programs).Where(p => p.Phased is null).Select(p => p.Program).Distinct(StringComparer.Ordinal))
+                {
+                    string folder = File.Exists(Path.Combine(today, TraceLibrary.FileName(program, 1, 1))) || !Directory.Exists(forms)
+                        || !Directory.EnumerateFiles(forms, program + "-w1-g*").Any() ? today : forms;
+                    var (_, path, tree) = TraceLibrary.Load(folder, program, 1, c, 0);
+                    traces[(program, c)] = (tree, path);
+                }
+            }
+
+            var plan = new MixEvaluationPlan(all, generated.Select(m => m.Id).ToHashSet(StringComparer.Ordinal), coreCounts, schemeList, limit, options,
+                c => new MixCatalog(p => traces[(p, c)].Tree, t => TaskGraph.FromTree(t, clampOutliers: clampValue)),
+                parse.GetValue(parallel) ?? Environment.ProcessorCount);
+            string[] settings =
+            [
+                string.Create(CultureInfo.InvariantCulture, $"seed {seedValue}; schemes {string.Join(", ", schemeList.Select(s => s.Name()))}; time limit {limit.TotalSeconds:0.###} s"),
+                $"machine model: {options.Machine?.ToString() ?? "none (the traces' durations only)"}",
+                string.Create(CultureInfo.InvariantCulture, $"standby handover {options.StandbyHandover}, lending {options.Lending}, decisions every {options.RebalanceInterval.TotalMilliseconds} ms, outlier clamping {clampValue}"),
+                $"programs drawn from: {string.Join(", ", drawFrom)}",
+                "traces: " + string.Join(", ", traces.OrderBy(t => t.Key.Item2).ThenBy(t => t.Key.Item1, StringComparer.Ordinal).Select(t => Path.GetRelativePath(".", t.Value.Path))),
+                $".NET {Environment.Version} ({System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription}), {System.Runtime.InteropServices.RuntimeInformation.OSDescription}",
+            ];
+            string folderName = parse.GetValue(name) ?? string.Create(CultureInfo.InvariantCulture, $"simulated-mixes-{count}-s{seedValue}");
+            await ExperimentOutput.RunAsync(host, parse.GetValue(outRoot)!, folderName, coreCounts.Max(), (context, _) =>
+            {
+                var result = MixEvaluation.Run(plan, context, cancellationToken);
+                var tables = MixEvaluation.Write(context.Output, plan, result, settings);
+                return Task.FromResult((result, tables));
+            }, r =>
+            {
+                foreach (var (c, table) in r.tables)
+                {
+                    var text = new StringWriter(CultureInfo.InvariantCulture);
+                    MixEvaluation.WriteAggregate(text, table);
+                    host.Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"SIMULATED, {c} cores, {plan.Generated.Count} generated mixes:"));
+                    host.Console.WriteLine(text.ToString());
+                }
+
+                host.Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"{r.result.Outcomes.Count} simulations in {r.result.TotalWallSeconds:0.0} s wall ({plan.Parallelism} at once)."));
+            }, cancellationToken).ConfigureAwait(false);
+        });
+        return command;
+    }
+}
