@@ -70,4 +70,19 @@ public sealed record SimulatedCyclicTest(
 {
     /// <summary>Every core moved between programs by a decision (partitioning schemes), in decision order.</summary>
     public IReadOnlyList<SimulatedMove> Moves { get; init; } = [];
+
+    /// <summary>
+    /// What the online estimator believed of each program at each decision (<see cref="SimulatedScheme.Dynamic"/>
+    /// only; empty otherwise), in decision order.
+    /// </summary>
+    public IReadOnlyList<SimulatedEstimate> Estimates { get; init; } = [];
 }
+
+/// <summary>One program's online scalability estimate at one decision (the default policy's input).</summary>
+/// <param name="Time">Simulated time of the decision.</param>
+/// <param name="Program">Index of the program (workload order).</param>
+/// <param name="HeldCores">Cores the program held before the decision.</param>
+/// <param name="SpeedupAtHeld">Estimated speedup alone on <paramref name="HeldCores"/> cores (0 when it held none).</param>
+/// <param name="SpeedupAtAll">Estimated speedup alone on every core.</param>
+/// <param name="ObservedCoreSeconds">Work observed so far, core-seconds.</param>
+public sealed record SimulatedEstimate(TimeSpan Time, int Program, int HeldCores, double SpeedupAtHeld, double SpeedupAtAll, double ObservedCoreSeconds);

@@ -31,7 +31,36 @@ public static class SimulatedExperiments
     {
         var simulated = SimulateCyclic(simulator, programs, schemes, timeLimit, workload, context, cancellationToken);
         CyclicReportWriter.Write(context.Output, simulated.Result);
-        return simulated;
+        WriteEstimates(context.Output, simulator, programs, simulated.Tests, cancellationToken);
+        return (simulated.Result, simulated.Costs);
+    }
+
+    /// <summary>
+    /// Writes <c>estimates.csv</c> when a scheme recorded online estimates (<c>dynamic</c>): per decision and program,
+    /// the cores held, the estimated speedup on them and on every core, and the profiled (simulated alone) speedup on
+    /// the same counts, with the relative error of the estimated efficiency.
+    /// </summary>
+    private static void WriteEstimates(ResultsFolder folder, WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs,
+        IReadOnlyList<SimulatedCyclicTest> tests, CancellationToken cancellationToken)
+    {
+        var withEstimates = tests.Where(t => t.Estimates.Count > 0).ToList();
+        if (withEstimates.Count == 0)
+        {
+            return;
+        }
+
+        var tables = programs.Select(p => simulator.SpeedupTable(p, cancellationToken)).ToList();
+        int cores = simulator.Options.Cores;
+        folder.WriteText("estimates.csv", w => Csv.Write(w,
+            ["scheme", "time_s", "program", "held_cores", "estimated_speedup_held", "profiled_speedup_held", "estimated_speedup_all", "profiled_speedup_all", "efficiency_error_held", "observed_core_s"],
+            withEstimates.SelectMany(t => t.Estimates.Select(e =>
+            {
+                var table = tables[e.Program];
+                double profiledHeld = table.SpeedupAt(e.HeldCores);
+                double error = e.HeldCores > 0 ? (e.SpeedupAtHeld / profiledHeld) - 1 : double.NaN;
+                return (IReadOnlyList<string>)[t.Scheme.Name(), Csv.Number(e.Time.TotalSeconds), programs[e.Program].Name, e.HeldCores.ToString(CultureInfo.InvariantCulture),
+                    Csv.Number(e.SpeedupAtHeld), Csv.Number(profiledHeld), Csv.Number(e.SpeedupAtAll), Csv.Number(table.SpeedupAt(cores)), Csv.Number(error), Csv.Number(e.ObservedCoreSeconds)];
+            }))));
     }
 
     /// <summary>As <see cref="RunCyclic"/>, without writing the reports (the context serves only for progress).</summary>
@@ -42,8 +71,8 @@ public static class SimulatedExperiments
     /// <param name="workload">Workload name (the result's title adds "simulated, N cores").</param>
     /// <param name="context">Progress.</param>
     /// <param name="cancellationToken">Stops the simulation.</param>
-    /// <returns>The result (move latencies included for the partitioning schemes) and the cost per scheme.</returns>
-    public static (CyclicExperimentResult Result, IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)> Costs) SimulateCyclic(
+    /// <returns>The result (move latencies included for the partitioning schemes), the cost per scheme and each scheme's simulation.</returns>
+    public static (CyclicExperimentResult Result, IReadOnlyList<(string Scheme, double WallSeconds, SimulationCounters Counters)> Costs, IReadOnlyList<SimulatedCyclicTest> Tests) SimulateCyclic(
         WorkloadSimulator simulator, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<SimulatedScheme> schemes, TimeSpan timeLimit,
         string workload, ExperimentContext context, CancellationToken cancellationToken)
     {
@@ -125,7 +154,7 @@ public static class SimulatedExperiments
             MoveLatencies = moveLatencies,
             MoveSamples = moveSamples,
         };
-        return (experiment, costs);
+        return (experiment, costs, simulated);
     }
 
     /// <summary>Alone runs at each core count: time and speedup over one core, per program.</summary>

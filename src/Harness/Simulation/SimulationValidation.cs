@@ -119,7 +119,7 @@ public static class SimulationValidation
             var measuredMetrics = ReadMetrics(path);
             SimulatedScheme[] schemes = [.. setup.Schemes.Where(IsSimulated).Select(SimulatedSchemes.Parse)];
             var programs = setup.Workload.Select(w => new SimulatedProgram(w.Name, loadProgram(w.Program).Graph)).ToList();
-            var (result, _) = SimulatedExperiments.SimulateCyclic(simulator, programs, schemes, TimeSpan.FromSeconds(setup.TimeLimitSeconds), folder, context, cancellationToken);
+            var (result, _, _) = SimulatedExperiments.SimulateCyclic(simulator, programs, schemes, TimeSpan.FromSeconds(setup.TimeLimitSeconds), folder, context, cancellationToken);
             var compared = new List<string>();
             foreach (var sim in result.Metrics)
             {

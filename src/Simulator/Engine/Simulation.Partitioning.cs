@@ -26,6 +26,7 @@ internal sealed partial class Simulation
     // decision from the program's running and queued tasks; the time of the previous observation.
     private ScalabilityEstimator[]? _estimators;
     private long _lastObservation;
+    private readonly List<SimulatedEstimate> _estimates = [];
 
     private void OnDecisionTick()
     {
@@ -58,6 +59,11 @@ internal sealed partial class Simulation
             }
 
             var estimate = _estimators[p].Observe(elapsed, _servingBusy[p], _sets[p].Queued);
+            if (_scheme == SimulatedScheme.Dynamic)
+            {
+                _estimates.Add(new SimulatedEstimate(Time(_now), p, _homeCount[p], estimate.SpeedupAt(_homeCount[p]), estimate.SpeedupAt(_cores), estimate.ObservedCoreSeconds));
+            }
+
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? _cores;
             states.Add(new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])

@@ -387,6 +387,7 @@ internal sealed partial class Simulation
             })
         {
             Moves = _moves,
+            Estimates = _estimates,
         };
     }
 
