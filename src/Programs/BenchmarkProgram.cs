@@ -201,15 +201,41 @@ public abstract class BenchmarkProgram
     // Volatile: everything the run wrote happens before the next claimer sees the instance free.
     private void Release() => Volatile.Write(ref _busy, 0);
 
-    private async Task ReleaseWhenDone(Task run)
+    // The run's tail now runs on its scheduler, so the run completes on one of the scheduler's threads. The task
+    // returned to the caller completes its awaiters asynchronously (like a skeleton run's): a caller's
+    // ConfigureAwait(false) or ExecuteSynchronously continuation never runs inline on the program's worker.
+    private Task<bool> ReleaseWhenDone(Task run)
     {
-        try
-        {
-            await run.ConfigureAwait(false);
-        }
-        finally
-        {
-            Release();
-        }
+        var done = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        run.ContinueWith(
+            static (finished, state) =>
+            {
+                var (program, done) = ((BenchmarkProgram, TaskCompletionSource<bool>))state!;
+                program.Release(); // Before the caller sees the run end: it may start the next run at once.
+                if (finished.IsFaulted)
+                {
+                    done.TrySetException(finished.Exception!.InnerExceptions);
+                }
+                else if (finished.IsCanceled)
+                {
+                    try
+                    {
+                        finished.GetAwaiter().GetResult();
+                    }
+                    catch (OperationCanceledException canceled)
+                    {
+                        done.TrySetCanceled(canceled.CancellationToken);
+                    }
+                }
+                else
+                {
+                    done.TrySetResult(true);
+                }
+            },
+            (this, done),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously | TaskContinuationOptions.DenyChildAttach,
+            TaskScheduler.Default);
+        return done.Task;
     }
 }

@@ -65,7 +65,9 @@ public abstract class BenchmarkProgram<TProblem, TResult> : BenchmarkProgram
     private protected sealed override async Task RunParallelCoreAsync(DivideAndConquerOptions options, CancellationToken cancellationToken)
     {
         Record(default!, false);
-        var result = await Skeleton.RunAsync(RootProblem, options, cancellationToken).ConfigureAwait(false);
+        // Resumes on the run's scheduler: with ConfigureAwait(false) the rest would run on the .NET thread pool (the
+        // run's task completes its awaiters asynchronously), outside the program's workers.
+        var result = await Skeleton.RunAsync(RootProblem, options, cancellationToken).ResumeOn(options.Scheduler);
         Record(result, true);
     }
 

@@ -207,6 +207,7 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         }
 
         var observer = PieceObserver;
+        var scheduler = TaskScheduler.Current; // The run's: the engine runs splits and merges as its tasks.
         var (blocks, rows) = RowBlocks(half, rowLength);
         var sweep = ParallelSweep.RunAsync(
             blocks,
@@ -216,10 +217,10 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
                 observer?.Invoke((long)rowLength * (end - first));
                 FillOperands(problem, operands, first, end);
             },
-            TaskScheduler.Current,
+            scheduler,
             _engine,
             cancellationToken);
-        return new ValueTask<IReadOnlyList<StrassenProblem>>(ThenAsync<IReadOnlyList<StrassenProblem>>(sweep, () =>
+        return new ValueTask<IReadOnlyList<StrassenProblem>>(ThenAsync<IReadOnlyList<StrassenProblem>>(sweep, scheduler, () =>
         {
             Release(problem, depth);
             return Pair(operands);
@@ -267,6 +268,7 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
 
         var c = Take(2 * h);
         var observer = PieceObserver;
+        var scheduler = TaskScheduler.Current; // The run's: the engine runs splits and merges as its tasks.
         var (blocks, rows) = RowBlocks(h, rowLength);
         var sweep = ParallelSweep.RunAsync(
             blocks,
@@ -276,10 +278,10 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
                 observer?.Invoke((long)rowLength * (end - first));
                 MergeRows(subresults, c, first, end);
             },
-            TaskScheduler.Current,
+            scheduler,
             _engine,
             cancellationToken);
-        return new ValueTask<SquareMatrix>(ThenAsync(sweep, () =>
+        return new ValueTask<SquareMatrix>(ThenAsync(sweep, scheduler, () =>
         {
             Release(subresults);
             return c;
@@ -400,9 +402,11 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
         new(order);
 #endif
 
-    private static async Task<T> ThenAsync<T>(Task sweep, Func<T> result)
+    // Resumes on the sweep's scheduler (the run's): with ConfigureAwait(false) the result would be built on the .NET
+    // thread pool, outside the program's workers.
+    private static async Task<T> ThenAsync<T>(Task sweep, TaskScheduler scheduler, Func<T> result)
     {
-        await sweep.ConfigureAwait(false);
+        await sweep.ResumeOn(scheduler);
         return result();
     }
 

@@ -137,7 +137,8 @@ public class Mergesort : GranularDivideAndConquer<IndexRange, IndexRange>
         // The nested run's result is the destination range it filled, which is this node's merged range.
         var options = DivideAndConquerOptions.Default with { Scheduler = scheduler };
         var merge = PieceObserver is { } observer ? new ParallelMerge { PieceObserver = observer } : ParallelMerge.Shared;
-        return new ValueTask<IndexRange>(merge.RunAsync(mergeProblem, options, cancellationToken));
+        // CompletingOn: the engine's wait for the nested run then never passes through the .NET thread pool.
+        return new ValueTask<IndexRange>(merge.RunAsync(mergeProblem, options, cancellationToken).CompletingOn(scheduler));
     }
 
     /// <summary>The most elements a merge of <paramref name="total"/> elements merges in one piece (at least 2).</summary>

@@ -207,7 +207,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
                 },
                 scheduler,
                 engine,
-                cancellationToken).ConfigureAwait(false);
+                cancellationToken).ResumeOn(scheduler);
             int total = 0;
             foreach (int count in counts)
             {
@@ -218,7 +218,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
         }
 
         int bound = pivot;
-        int lessCount = await CountBelowAsync(bound).ConfigureAwait(false);
+        int lessCount = await CountBelowAsync(bound).ResumeOn(scheduler);
         bool setAside = lessCount == 0;
         if (setAside)
         {
@@ -230,7 +230,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
             else
             {
                 bound = pivot + 1;
-                lessCount = await CountBelowAsync(bound).ConfigureAwait(false);
+                lessCount = await CountBelowAsync(bound).ResumeOn(scheduler);
             }
         }
 
@@ -260,7 +260,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
                 },
                 scheduler,
                 engine,
-                cancellationToken).ConfigureAwait(false);
+                cancellationToken).ResumeOn(scheduler);
             holder = to;
         }
 
@@ -281,7 +281,7 @@ public sealed class Quicksort : GranularDivideAndConquer<QuicksortProblem, Index
                 },
                 scheduler,
                 engine,
-                cancellationToken).ConfigureAwait(false);
+                cancellationToken).ResumeOn(scheduler);
         }
 
         var firstPart = new IndexRange(range.Start, range.Start + lessCount);

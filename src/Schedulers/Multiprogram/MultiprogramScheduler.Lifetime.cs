@@ -66,6 +66,10 @@ public sealed partial class MultiprogramScheduler
         _rebalancer.Stop(rest > TimeSpan.Zero ? rest : TimeSpan.Zero);
         rest = timeout - clock.Elapsed;
         bool exited = StopWorkers(rest > TimeSpan.Zero ? rest : TimeSpan.Zero) && drained;
+        if (!onWorker)
+        {
+            CompleteEventStreams(); // The shutdown is over (or its wait timed out): the event streams end.
+        }
         if (exited)
         {
             // Only ever set, never cleared: a later ShutdownAsync that saw the workers exit may already have set it,
@@ -95,6 +99,7 @@ public sealed partial class MultiprogramScheduler
             ShutdownAsync,
             DefaultShutdownTimeout,
             () => $"MultiprogramScheduler: workers still running {DefaultShutdownTimeout} after DisposeAsync.").ConfigureAwait(false);
+        CompleteEventStreams(); // The shutdown is over (or its wait timed out): the event streams end.
     }
 
     /// <summary>
@@ -181,6 +186,7 @@ public sealed partial class MultiprogramScheduler
         }
 
         Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
+        CompleteEventStreams(); // Before the shutdown's task completes: its awaiter sees the streams ended.
     }
 
     private bool StopWorkers(TimeSpan timeout)

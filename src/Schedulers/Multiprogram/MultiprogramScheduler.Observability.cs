@@ -136,6 +136,7 @@ public sealed partial class MultiprogramScheduler
             while (_undelivered.TryDequeue(out RebalanceEvent? decision))
             {
                 Raise(decision);
+                WriteToEventStreams(decision);
             }
         }
     }
