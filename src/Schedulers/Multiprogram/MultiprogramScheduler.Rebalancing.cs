@@ -277,21 +277,7 @@ public sealed partial class MultiprogramScheduler
     /// </summary>
     private AllocationSnapshot TakeSnapshot()
     {
-        var serving = new Dictionary<WorkQueueSet, int>(_programs.Length);
-        var running = new Dictionary<WorkQueueSet, int>(_programs.Length);
-        foreach (CpuSlot cpu in _pool.Cpus)
-        {
-            // Each CPU counts once, for the set its server takes tasks from (an old server finishing a task after
-            // a handover is not counted). Server, its queues and its in-task flag are separate volatile reads: the
-            // worker may start or end a task between them, which at worst counts one task too many or too few.
-            Worker server = cpu.Server;
-            WorkQueueSet queues = server.Queues;
-            serving[queues] = serving.GetValueOrDefault(queues) + 1;
-            if (server.IsInTask)
-            {
-                running[queues] = running.GetValueOrDefault(queues) + 1;
-            }
-        }
+        CountWorkers(out var serving, out var running);
 
         var states = new ProgramState[_programs.Length];
         long now = TimeProvider.GetTimestamp();
@@ -315,6 +301,48 @@ public sealed partial class MultiprogramScheduler
         }
 
         return new AllocationSnapshot(WorkerCount, states);
+    }
+
+    /// <summary>
+    /// One pass over the CPUs: per program's queues, the CPUs whose server takes its tasks and those inside one of
+    /// its tasks (racy by nature: workers move between tasks while it runs).
+    /// </summary>
+    private void CountWorkers(out Dictionary<WorkQueueSet, int> serving, out Dictionary<WorkQueueSet, int> running)
+    {
+        serving = new Dictionary<WorkQueueSet, int>(_programs.Length);
+        running = new Dictionary<WorkQueueSet, int>(_programs.Length);
+        foreach (CpuSlot cpu in _pool.Cpus)
+        {
+            // Each CPU counts once, for the set its server takes tasks from (an old server finishing a task after
+            // a handover is not counted). Server, its queues and its in-task flag are separate volatile reads: the
+            // worker may start or end a task between them, which at worst counts one task too many or too few.
+            Worker server = cpu.Server;
+            WorkQueueSet queues = server.Queues;
+            serving[queues] = serving.GetValueOrDefault(queues) + 1;
+            if (server.IsInTask)
+            {
+                running[queues] = running.GetValueOrDefault(queues) + 1;
+            }
+        }
+    }
+
+    /// <summary>Rebalancer thread, between decisions: feeds every program's estimator its running and queued tasks now.</summary>
+    internal void OnSample()
+    {
+        lock (_gate)
+        {
+            if (IsDisposed || _programs.Length == 0)
+            {
+                return;
+            }
+
+            CountWorkers(out _, out var running);
+            long now = TimeProvider.GetTimestamp();
+            foreach (ProgramTaskScheduler p in _programs)
+            {
+                p.Sample(now, running.GetValueOrDefault(p.Queues), Math.Max(p.Queues.AvailableTasks, 0));
+            }
+        }
     }
 
     private void Apply(RebalanceEvent decision, MoveArrivals arrivals)

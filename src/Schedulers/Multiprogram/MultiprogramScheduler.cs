@@ -97,6 +97,11 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     public MultiprogramScheduler(MultiprogramSchedulerOptions? options = null)
     {
         options ??= new MultiprogramSchedulerOptions();
+        if (options.EstimatorSampleInterval < TimeSpan.Zero && options.EstimatorSampleInterval != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.EstimatorSampleInterval, "EstimatorSampleInterval must be positive, zero or infinite.");
+        }
+
         if (options.RebalanceInterval < TimeSpan.Zero && options.RebalanceInterval != Timeout.InfiniteTimeSpan)
         {
             throw new ArgumentOutOfRangeException(nameof(options), options.RebalanceInterval, "RebalanceInterval must be positive, zero or infinite.");
@@ -139,7 +144,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _pool = new WorkerPool(
             slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
         _director.Attach(_pool);
-        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval, OnRebalancerFailure);
+        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval, OnRebalancerFailure, OnSample, options.EstimatorSampleInterval);
 
         IReadOnlyList<Exception> failures;
         try

@@ -49,6 +49,15 @@ public sealed record MultiprogramSchedulerOptions
     public TimeSpan RebalanceInterval { get; init; } = DefaultRebalanceInterval;
 
     /// <summary>
+    /// How often, between decisions, the rebalancer thread samples each program's running and queued tasks for its
+    /// online scalability estimate (<see cref="ProgramTaskScheduler.Estimate"/>; default 10 ms: a pass over the
+    /// workers under the decision lock, microseconds). <see cref="Timeout.InfiniteTimeSpan"/> or
+    /// <see cref="TimeSpan.Zero"/>: only at decisions. Sampling at decisions alone aliases with programs whose runs
+    /// last a multiple of the interval.
+    /// </summary>
+    public TimeSpan EstimatorSampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>
     /// Whether an idle worker (its owner has no task anywhere, after spinning) serves another program with queued
     /// tasks until its owner has work again (default <see langword="true"/>): work conservation.
     /// </summary>

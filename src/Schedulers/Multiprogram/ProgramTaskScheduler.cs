@@ -88,18 +88,28 @@ public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, I
     /// <summary>When the estimator last observed the program (the scheduler's clock; decision lock).</summary>
     internal long LastObservedAt { get; private set; }
 
-    /// <summary>Decision lock: feeds the estimator one interval and publishes the estimate.</summary>
+    /// <summary>Decision lock: feeds the estimator one interval and publishes the estimate (at a decision).</summary>
     /// <param name="now">The scheduler's clock now.</param>
     /// <param name="running">The program's tasks running now.</param>
     /// <param name="queued">Its tasks queued now.</param>
     /// <returns>The new estimate.</returns>
     internal ScalabilityEstimate Observe(long now, int running, long queued)
     {
-        TimeSpan elapsed = _owner.TimeProvider.GetElapsedTime(LastObservedAt, now);
-        LastObservedAt = now;
-        ScalabilityEstimate estimate = Estimator.Observe(elapsed < TimeSpan.Zero ? TimeSpan.Zero : elapsed, running, queued);
+        Sample(now, running, queued);
+        ScalabilityEstimate estimate = Estimator.Current;
         Volatile.Write(ref _estimate, estimate); // Release: a fully built estimate for lock-free readers of Estimate.
         return estimate;
+    }
+
+    /// <summary>Decision lock: feeds the estimator one interval (between decisions; no estimate is built).</summary>
+    /// <param name="now">The scheduler's clock now.</param>
+    /// <param name="running">The program's tasks running now.</param>
+    /// <param name="queued">Its tasks queued now.</param>
+    internal void Sample(long now, int running, long queued)
+    {
+        TimeSpan elapsed = _owner.TimeProvider.GetElapsedTime(LastObservedAt, now);
+        LastObservedAt = now;
+        Estimator.Observe(elapsed < TimeSpan.Zero ? TimeSpan.Zero : elapsed, running, queued);
     }
 
     /// <summary>The id the multiprogram scheduler gave this program (as used in allocations and events).</summary>

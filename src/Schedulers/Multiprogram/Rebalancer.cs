@@ -14,6 +14,8 @@ internal sealed class Rebalancer : IDisposable
     private readonly Action<ProgramTaskScheduler> _depart;
     private readonly Action _onInterval;
     private readonly TimeSpan _interval;
+    private readonly Action? _onSample;
+    private readonly TimeSpan _sampleInterval;
     private readonly Action<Exception> _onError;
     private readonly Thread _thread;
     private readonly AutoResetEvent _signal = new(false);
@@ -25,8 +27,12 @@ internal sealed class Rebalancer : IDisposable
     /// <param name="onInterval">The periodic decision and lending sweep.</param>
     /// <param name="interval">The period; zero or infinite: departures only.</param>
     /// <param name="onError">Reports an exception of a decision on this thread (which goes on).</param>
-    public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval, Action<Exception> onError)
+    /// <param name="onSample">Samples the programs for the online estimators between decisions, or null.</param>
+    /// <param name="sampleInterval">How often (only while decisions are periodic); zero or infinite: never.</param>
+    public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval, Action<Exception> onError, Action? onSample = null, TimeSpan sampleInterval = default)
     {
+        _onSample = onSample;
+        _sampleInterval = sampleInterval;
         _onError = onError;
         _depart = depart;
         _onInterval = onInterval;
@@ -83,15 +89,22 @@ internal sealed class Rebalancer : IDisposable
 
     public void Dispose() => _signal.Dispose();
 
+    /// <summary>Whether samples are taken between decisions (periodic decisions and a sampling interval below theirs).</summary>
+    private bool Samples => IsPeriodic && _onSample is not null && _sampleInterval > TimeSpan.Zero
+        && _sampleInterval != Timeout.InfiniteTimeSpan && _sampleInterval < _interval;
+
     private void Run()
     {
         long next = Stopwatch.GetTimestamp() + (IsPeriodic ? (long)(_interval.TotalSeconds * Stopwatch.Frequency) : 0);
+        long sampleTicks = Samples ? (long)(_sampleInterval.TotalSeconds * Stopwatch.Frequency) : 0;
+        long nextSample = Stopwatch.GetTimestamp() + sampleTicks;
         while (Volatile.Read(ref _stop) == 0) // Acquire: pairs with Stop's interlocked store.
         {
             TimeSpan wait = Timeout.InfiniteTimeSpan;
             if (IsPeriodic)
             {
-                long left = next - Stopwatch.GetTimestamp();
+                long due = sampleTicks > 0 ? Math.Min(next, nextSample) : next;
+                long left = due - Stopwatch.GetTimestamp();
                 wait = left > 0 ? TimeSpan.FromSeconds((double)left / Stopwatch.Frequency) : TimeSpan.Zero;
             }
 
@@ -105,6 +118,12 @@ internal sealed class Rebalancer : IDisposable
             {
                 Guarded(_onInterval, null, _onError);
                 next = Stopwatch.GetTimestamp() + (long)(_interval.TotalSeconds * Stopwatch.Frequency);
+                nextSample = Stopwatch.GetTimestamp() + sampleTicks; // a decision samples too
+            }
+            else if (sampleTicks > 0 && Stopwatch.GetTimestamp() >= nextSample && Volatile.Read(ref _stop) == 0)
+            {
+                Guarded(_onSample!, null, _onError);
+                nextSample = Stopwatch.GetTimestamp() + sampleTicks;
             }
         }
 

@@ -48,9 +48,7 @@ internal sealed partial class Simulation
     {
         _decisionCount++;
         var states = new List<ProgramState>(live);
-        _estimators ??= [.. _programs.Select(_ => new ScalabilityEstimator(_cores))];
-        var elapsed = TimeSpan.FromTicks((_now - _lastObservation) / 100);
-        _lastObservation = _now;
+        SampleEstimates();
         for (int p = 0; p < live; p++)
         {
             if (!IsPresent(p))
@@ -58,7 +56,7 @@ internal sealed partial class Simulation
                 continue; // a generated mix's program not yet arrived or departed is not registered
             }
 
-            var estimate = _estimators[p].Observe(elapsed, _servingBusy[p], _sets[p].Queued);
+            var estimate = _estimators![p].Current;
             if (_scheme == SimulatedScheme.Dynamic)
             {
                 _estimates.Add(new SimulatedEstimate(Time(_now), p, _homeCount[p], estimate.SpeedupAt(_homeCount[p]), estimate.SpeedupAt(_cores), estimate.ObservedCoreSeconds));
@@ -94,6 +92,36 @@ internal sealed partial class Simulation
         {
             WakeIdle(set);
         }
+    }
+
+    /// <summary>
+    /// Feeds every present program's estimator the interval since the last sample: its running and queued tasks now
+    /// (as the mechanism samples them, every <see cref="SampleIntervalNs"/> and at each decision).
+    /// </summary>
+    private void SampleEstimates()
+    {
+        _estimators ??= [.. _programs.Select(_ => new ScalabilityEstimator(_cores))];
+        var elapsed = TimeSpan.FromTicks((_now - _lastObservation) / 100);
+        _lastObservation = _now;
+        for (int p = 0; p < _programs.Length; p++)
+        {
+            if (IsPresent(p))
+            {
+                _estimators[p].Observe(elapsed, _servingBusy[p], _sets[p].Queued);
+            }
+        }
+    }
+
+    /// <summary>The sampling tick of the estimators (the dynamic scheme only): samples, then schedules the next.</summary>
+    private void OnSampleTick()
+    {
+        if (_runningPrograms == 0)
+        {
+            return;
+        }
+
+        SampleEstimates();
+        Schedule(_now + SampleIntervalNs, SampleEvent, 0, 0);
     }
 
     /// <summary>Program <paramref name="p"/>'s available tasks as the policy reads them (<see cref="SimulationOptions.Availability"/>).</summary>

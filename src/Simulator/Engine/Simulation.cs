@@ -44,6 +44,11 @@ internal sealed partial class Simulation
     private const int WaveEvent = 4;
     private const int ArrivalEvent = 5;
     private const int DepartureEvent = 6;
+    private const int SampleEvent = 7;
+
+    // How often the mechanism samples running and queued tasks for the online estimator (MultiprogramScheduler's
+    // EstimatorSampleInterval, 10 ms): the dynamic scheme's sampling ticks.
+    private const long SampleIntervalNs = 10_000_000;
 
     private readonly SimulationOptions _options;
     private readonly SimulatedScheme _scheme;
@@ -279,6 +284,11 @@ internal sealed partial class Simulation
             {
                 Schedule(SimulationOptions.Nanoseconds(_options.RebalanceInterval), DecisionEvent, 0, 0);
             }
+
+            if (_scheme == SimulatedScheme.Dynamic)
+            {
+                Schedule(SampleIntervalNs, SampleEvent, 0, 0);
+            }
         }
 
         for (int p = 0; p < _programs.Length; p++)
@@ -356,6 +366,10 @@ internal sealed partial class Simulation
             else if (e.Kind == DepartureEvent)
             {
                 OnDeparture();
+            }
+            else if (e.Kind == SampleEvent)
+            {
+                OnSampleTick();
             }
             else if (e.A > 0)
             {

@@ -183,16 +183,20 @@ public class LearnedScalabilityTests
         Assert.Throws<ArgumentOutOfRangeException>("running", () => estimator.Observe(Tick, -1, 0));
         Assert.Throws<ArgumentOutOfRangeException>("queued", () => estimator.Observe(Tick, 1, -1));
         Assert.Throws<ArgumentOutOfRangeException>("HalfLife", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { HalfLife = TimeSpan.Zero }));
-        Assert.Throws<ArgumentOutOfRangeException>("DemandSmoothing", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { DemandSmoothing = 0 }));
+        Assert.Throws<ArgumentOutOfRangeException>("DemandHalfLife", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { DemandHalfLife = TimeSpan.Zero }));
         Assert.Throws<ArgumentOutOfRangeException>("PriorCoreSeconds", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PriorCoreSeconds = double.NaN }));
         Assert.Throws<ArgumentOutOfRangeException>("PhaseChangeTail", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PhaseChangeTail = 0.5 }));
-        Assert.Throws<ArgumentOutOfRangeException>("PhaseChangeSamples", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PhaseChangeSamples = 0 }));
+        Assert.Throws<ArgumentOutOfRangeException>("PhaseChangeAfter", () => new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions { PhaseChangeAfter = TimeSpan.FromTicks(-1) }));
         Assert.Throws<ArgumentOutOfRangeException>("cores", () => estimator.Current.SpeedupAt(-1));
         Assert.Throws<ArgumentOutOfRangeException>("cores", () => estimator.Current.EfficiencyAt(0));
         Assert.Throws<ArgumentOutOfRangeException>("moveThreshold", () => new LearnedScalabilityPolicy(moveThreshold: -0.1));
         Assert.Throws<ArgumentOutOfRangeException>("moveThreshold", () => new LearnedScalabilityPolicy(moveThreshold: double.PositiveInfinity));
         Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: 2.5));
         Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: double.NaN));
+        Assert.Throws<ArgumentOutOfRangeException>("options", () => new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false, WorkerCount = 1, EstimatorSampleInterval = TimeSpan.FromMilliseconds(-5),
+        }));
     }
 
     /// <summary>A program state whose estimate comes from a fixed demand (work always at that demand).</summary>

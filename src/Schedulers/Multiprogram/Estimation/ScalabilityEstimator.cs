@@ -13,10 +13,10 @@ public sealed record ScalabilityEstimatorOptions
     public TimeSpan HalfLife { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>
-    /// Weight of the newest demand sample in the fast demand average (0, 1]; 0.5 (the default) reaches 75% of a
-    /// step change in two samples.
+    /// Half-life of the fast demand average (default 100 ms, one decision interval: it reaches 75% of a step change
+    /// in two decisions however often the demand is sampled).
     /// </summary>
-    public double DemandSmoothing { get; init; } = 0.5;
+    public TimeSpan DemandHalfLife { get; init; } = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
     /// How many core-seconds of observed work a prior (an offline profile) is worth; the estimate is the weighted
@@ -27,13 +27,13 @@ public sealed record ScalabilityEstimatorOptions
 
     /// <summary>
     /// The share of the windowed work below which a demand level counts as never seen (default 0.05): a fast demand
-    /// outside the levels that carried 95% of the window's work, for <see cref="PhaseChangeSamples"/> samples in a
-    /// row, is a phase change, and the window is cut so that the new phase dominates at once.
+    /// outside the levels that carried 95% of the window's work, for <see cref="PhaseChangeAfter"/>, is a phase
+    /// change, and the window is cut so that the new phase dominates at once.
     /// </summary>
     public double PhaseChangeTail { get; init; } = 0.05;
 
-    /// <summary>Consecutive out-of-window samples that make a phase change (default 2).</summary>
-    public int PhaseChangeSamples { get; init; } = 2;
+    /// <summary>How long the fast demand must stay outside the window to be a phase change (default 200 ms: two decisions).</summary>
+    public TimeSpan PhaseChangeAfter { get; init; } = TimeSpan.FromMilliseconds(200);
 
     /// <summary>Observed core-seconds (undecayed) from which the estimate counts as settled (default 0.5).</summary>
     public double SettledCoreSeconds { get; init; } = 0.5;
@@ -47,9 +47,9 @@ public sealed record ScalabilityEstimatorOptions
             throw new ArgumentOutOfRangeException(nameof(HalfLife), HalfLife, "The half-life must be positive.");
         }
 
-        if (!(DemandSmoothing > 0 && DemandSmoothing <= 1))
+        if (DemandHalfLife <= TimeSpan.Zero)
         {
-            throw new ArgumentOutOfRangeException(nameof(DemandSmoothing), DemandSmoothing, "Demand smoothing must be in (0, 1].");
+            throw new ArgumentOutOfRangeException(nameof(DemandHalfLife), DemandHalfLife, "The demand half-life must be positive.");
         }
 
         if (!double.IsFinite(PriorCoreSeconds) || PriorCoreSeconds < 0)
@@ -62,7 +62,10 @@ public sealed record ScalabilityEstimatorOptions
             throw new ArgumentOutOfRangeException(nameof(PhaseChangeTail), PhaseChangeTail, "The phase-change tail must be in [0, 0.5).");
         }
 
-        ArgumentOutOfRangeException.ThrowIfLessThan(PhaseChangeSamples, 1, nameof(PhaseChangeSamples));
+        if (PhaseChangeAfter < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(PhaseChangeAfter), PhaseChangeAfter, "The phase-change delay must be at least 0.");
+        }
         if (!double.IsFinite(SettledCoreSeconds) || SettledCoreSeconds < 0)
         {
             throw new ArgumentOutOfRangeException(nameof(SettledCoreSeconds), SettledCoreSeconds, "Settled core-seconds must be a finite number >= 0.");
@@ -71,9 +74,9 @@ public sealed record ScalabilityEstimatorOptions
 }
 
 /// <summary>
-/// Learns one program's scalability while it runs, from two counts the scheduler already has at every decision: the
-/// program's tasks running now and its tasks queued now. No profiling step, no probe, no clock inside: the caller
-/// passes the time since the previous observation. See README.md beside this file (signals, model, convergence,
+/// Learns one program's scalability while it runs, from two counts the scheduler already has: the program's tasks
+/// running now and its tasks queued now, sampled often (the mechanism samples every 10 ms and at each decision). No
+/// profiling step, no probe, no clock inside: the caller passes the time since the previous observation. See README.md beside this file (signals, model, convergence,
 /// failure modes).
 /// </summary>
 /// <remarks>
@@ -89,8 +92,8 @@ public sealed record ScalabilityEstimatorOptions
 /// <para><b>Prior.</b> An offline profile, when given, is blended in as if it were worth
 /// <see cref="ScalabilityEstimatorOptions.PriorCoreSeconds"/> of observed work; without one, a program nobody has seen
 /// is taken to scale linearly until it shows otherwise (it is given cores, not starved of them).</para>
-/// <para><b>Phase changes.</b> When the fast demand average lies, for <see cref="ScalabilityEstimatorOptions.PhaseChangeSamples"/>
-/// samples in a row, outside the demand levels that carried all but <see cref="ScalabilityEstimatorOptions.PhaseChangeTail"/>
+/// <para><b>Phase changes.</b> When the fast demand average lies, for <see cref="ScalabilityEstimatorOptions.PhaseChangeAfter"/>,
+/// outside the demand levels that carried all but <see cref="ScalabilityEstimatorOptions.PhaseChangeTail"/>
 /// of the window's work, the window's weight is cut by 10x: the new phase dominates the next estimate.</para>
 /// <para>Not thread-safe: one caller (the decision path, under the scheduler's decision lock; or the simulator).</para>
 /// </remarks>
@@ -103,8 +106,9 @@ public sealed class ScalabilityEstimator
     private double _window;          // sum of _work
     private double _observed;        // undecayed core-seconds observed, for Settled
     private double _demand = double.NaN;
-    private int _outside;
+    private double _outsideFor;      // seconds the fast demand has been outside the window
     private int _phaseChanges;
+    private ScalabilityEstimate? _current; // built lazily: observations are frequent, reads are per decision
 
     /// <summary>Creates an estimator for one program.</summary>
     /// <param name="coreCount">The machine's cores (the largest demand level kept; at least 1).</param>
@@ -119,22 +123,20 @@ public sealed class ScalabilityEstimator
         CoreCount = coreCount;
         _prior = prior;
         _work = new double[coreCount + 1];
-        Current = Build();
     }
 
     /// <summary>The machine's cores.</summary>
     public int CoreCount { get; }
 
-    /// <summary>The estimate after the last observation (before any: the prior, or linear).</summary>
-    public ScalabilityEstimate Current { get; private set; }
+    /// <summary>The estimate after the last observation (before any: the prior, or linear). Built on first read, O(n^2).</summary>
+    public ScalabilityEstimate Current => _current ??= Build();
 
-    /// <summary>Records one interval of the program's life and returns the new estimate.</summary>
-    /// <param name="elapsed">Time since the previous observation (zero is allowed: a decision right after another).</param>
+    /// <summary>Records one interval of the program's life (O(n)); read <see cref="Current"/> for the estimate.</summary>
+    /// <param name="elapsed">Time since the previous observation (zero is allowed: a decision right after a sample).</param>
     /// <param name="running">The program's tasks running now, on any worker; at least 0.</param>
     /// <param name="queued">The program's tasks queued and not started now; at least 0.</param>
-    /// <returns>The estimate (also <see cref="Current"/>).</returns>
     /// <exception cref="ArgumentOutOfRangeException">A count is negative or the time is negative.</exception>
-    public ScalabilityEstimate Observe(TimeSpan elapsed, int running, long queued)
+    public void Observe(TimeSpan elapsed, int running, long queued)
     {
         if (elapsed < TimeSpan.Zero)
         {
@@ -143,27 +145,30 @@ public sealed class ScalabilityEstimator
 
         ArgumentOutOfRangeException.ThrowIfNegative(running);
         ArgumentOutOfRangeException.ThrowIfNegative(queued);
+        _current = null;
         double seconds = elapsed.TotalSeconds;
         long rawDemand = running + queued;
         int level = (int)Math.Clamp(rawDemand, 1, CoreCount);
 
-        // Fast demand: an exponential average of the sampled demand (capped at n: more than n is "all of them").
+        // Fast demand: a time-weighted exponential average of the sampled demand (capped at n: more is "all of them").
         double sample = Math.Min(rawDemand, CoreCount);
-        _demand = double.IsNaN(_demand) ? sample : _demand + (_options.DemandSmoothing * (sample - _demand));
+        double weight = 1 - Math.Pow(0.5, seconds / _options.DemandHalfLife.TotalSeconds);
+        _demand = double.IsNaN(_demand) ? sample : _demand + (weight * (sample - _demand));
 
-        // Phase change: the fast demand outside the levels that carried the window's work, several samples running.
+        // Phase change: the fast demand outside the levels that carried the window's work for long enough.
         if (_window > 0 && _options.PhaseChangeTail > 0 && running > 0 && IsOutsideWindow(_demand))
         {
-            if (++_outside >= _options.PhaseChangeSamples)
+            _outsideFor += seconds;
+            if (_outsideFor >= _options.PhaseChangeAfter.TotalSeconds && seconds > 0)
             {
                 Scale(PhaseCut);
-                _outside = 0;
+                _outsideFor = 0;
                 _phaseChanges++;
             }
         }
         else
         {
-            _outside = 0;
+            _outsideFor = 0;
         }
 
         if (seconds > 0)
@@ -177,9 +182,6 @@ public sealed class ScalabilityEstimator
                 _observed += done;
             }
         }
-
-        Current = Build();
-        return Current;
     }
 
     private void Scale(double factor)
