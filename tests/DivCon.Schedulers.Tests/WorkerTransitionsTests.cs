@@ -22,6 +22,7 @@ public sealed class WorkerTransitionsTests
     [InlineData(false, false, false, false)]
     [InlineData(false, true, false, false)]
     [InlineData(false, false, true, false)]
+    [InlineData(false, true, true, false)]
     [InlineData(true, false, false, false)]
     [InlineData(true, true, false, true)]
     [InlineData(true, false, true, true)]
