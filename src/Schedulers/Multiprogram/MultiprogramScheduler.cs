@@ -11,23 +11,29 @@ using Microsoft.Extensions.Logging;
 namespace DivCon.Schedulers.Multiprogram;
 
 /// <summary>
-/// One pool of workers (one per CPU, pinned by default) shared by several concurrently running programs. Each
+/// One pool of workers (one serving worker per CPU, pinned by default, plus a parked standby per CPU unless
+/// <see cref="MultiprogramSchedulerOptions.MoveHandoverThreshold"/> is infinite) shared by several concurrently
+/// running programs. Each
 /// program registers and gets its own <see cref="ProgramTaskScheduler"/>; a rebalancer decides how many workers
 /// each program owns and moves workers between programs in user space.
 /// </summary>
 /// <remarks>
 /// <para>
 /// <b>Idea.</b> Instead of every program having its own threads and the operating system time-slicing them, the
-/// process has exactly one worker per core, and a worker serves exactly one program at a time. The
+/// process has one serving worker per core (a second thread per core stands by, parked, and serves only while the
+/// worker it replaced finishes one long task), and a worker serves exactly one program at a time. The
 /// <see cref="IAllocationPolicy"/> (default <see cref="LearnedScalabilityPolicy"/>) decides the split; the mechanism
 /// here applies it.
 /// </para>
 /// <para>
-/// <b>Moves.</b> A decision changes some workers' owner (a volatile field); each such worker finishes the task it is
-/// running (a started task never changes thread), pushes the tasks left in its deque back to the old program's
-/// global queue, switches to the new program's queues and takes work there, at its next task boundary. A parked
-/// worker is woken to move. No thread is created and no system call is made on the way (the worker stays pinned to
-/// its CPU).
+/// <b>Moves.</b> A decision changes some CPUs' owner (one interlocked store of the CPU's move order); the CPU's
+/// server finishes the task it is running (a started task never changes thread), pushes the tasks left in its deque
+/// back to the old program's global queue, switches to the new program's queues and takes work there, at its next
+/// task boundary. No thread is created and the switch itself makes no system call (the worker stays pinned to its
+/// CPU); waking a parked worker to move, a sleeper of the old program for the handed-back tasks, or the standby when
+/// the server is inside a task, costs a futex wake-up each. When that task has run for
+/// <see cref="MultiprogramSchedulerOptions.MoveHandoverThreshold"/>, the standby takes the CPU over and serves the
+/// new owner while the old task finishes (the protocol: <c>src/Schedulers/Workers/README.md</c>).
 /// </para>
 /// <para>
 /// <b>Lending (work conservation).</b> With <see cref="MultiprogramSchedulerOptions.EnableLending"/> (default), a

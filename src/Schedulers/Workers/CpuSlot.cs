@@ -8,7 +8,8 @@ namespace DivCon.Schedulers.Workers;
 /// only one that takes new tasks for the CPU.
 /// </summary>
 /// <remarks>
-/// The standby handover protocol is described in <c>Multiprogram/README.md</c> ("Standby handover"). In short: a
+/// The state machine and its named stores and fences ([M1] ... [M4], [W2]) are in <c>Workers/README.md</c>; the
+/// handover as a feature in <c>Multiprogram/README.md</c> ("Standby handover"). In short: a
 /// move that finds the server inside a task wakes the CPU's standby; once that task has run for
 /// <see cref="HandoverThreshold"/>, the standby makes itself the server (one CAS) and serves the new owner while the
 /// old server finishes its task (the operating system time-slices the two), then retires and becomes the standby.
@@ -73,30 +74,44 @@ internal sealed class CpuSlot
     /// <param name="onArrival">Called once when a worker of this CPU first serves <paramref name="home"/>; null: nothing to report.</param>
     public void RequestMove(WorkQueueSet home, Action? onArrival)
     {
-        // Full fence: the order is visible before we read the workers' states (Dekker pairs with Worker.Park, which
-        // stores Sleeping and rereads the order, and with Worker.Standby, which stores Standby and rereads it).
+        // [M1] Publish the order with a full fence, so that it is visible before [M2]/[M3] read the workers' states:
+        // the Dekker pairs with Worker.Park ([P1] Sleeping, [P2] fence, [P3] rereads the order) and with
+        // Worker.StandBy ([S1] Standby, [S2] fence, [S3] rereads it). Whichever side reads second sees the other.
         var order = new MoveOrder(home, onArrival);
         Interlocked.Exchange(ref _order, order);
+        // [M2] Wake a parked server: it goes home at the boundary after its wait. Without a standby an awake server
+        // reads the order at its next boundary by itself.
         Worker server = Server;
         if (server.TryWake() || !HasStandby)
         {
             return;
         }
 
-        // The server is awake: between tasks it moves itself; inside a long task the standby takes over.
+        // [M3] Activate: the server is awake; between tasks it moves itself, inside a long task the standby takes over.
         Worker partner = PartnerOf(server);
         if (partner.TryActivate())
         {
             return;
         }
 
-        // No standby: the partner is still finishing a task from before a handover. When that task belongs to the
-        // new owner (a move back), the partner serves it already: make it the server again (it stays at its next
-        // boundary instead of retiring, and the current server retires at its own).
-        if (partner.IsInTask && ReferenceEquals(partner.Queues, home) &&
+        TrySwapBack(order, server, partner);
+    }
+
+    /// <summary>
+    /// [M4] Swap back. Guard: the partner is not standing by because it is still finishing a task from before a
+    /// handover, and that task belongs to the new owner (a move back): the partner serves the owner already, so it is
+    /// made the server again (it stays at its next boundary instead of retiring) and the current server retires at
+    /// its own. Otherwise the first of the two to reach a boundary serves the move (the one that retires finds the
+    /// order pending at [S3] and watches).
+    /// </summary>
+    private void TrySwapBack(MoveOrder order, Worker server, Worker partner)
+    {
+        if (partner.IsInTask && ReferenceEquals(partner.Queues, order.Home) &&
             Interlocked.CompareExchange(ref _server, partner, server) == server)
         {
-            // Full fence (the CAS): the partner, retiring concurrently, rechecks the server after announcing Standby.
+            // Full fence (the CAS): the partner, retiring concurrently, rechecks the server at [S3] after announcing
+            // Standby; activate it in case it already blocked, wake the current server in case it parked (its [P3]
+            // rechecks the server), and report: the CPU is running the new owner's task.
             partner.TryActivate();
             server.TryWake();
             order.Arrive();
@@ -121,7 +136,7 @@ internal sealed class CpuSlot
     /// <returns>Whether the caller is now the server.</returns>
     public bool TryTakeOver(Worker standby, Worker server)
     {
-        // CAS: a swap succeeds only against the server we observed; the full fence orders it before our reads of the
+        // [W2] CAS: a take-over succeeds only against the server we observed; the full fence orders it before our reads of the
         // order and before the old server's wake-up.
         if (Interlocked.CompareExchange(ref _server, standby, server) != server)
         {

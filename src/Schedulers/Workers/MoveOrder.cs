@@ -30,6 +30,7 @@ internal sealed class MoveOrder
     /// Idempotent.
     /// </summary>
     public void Arrive() =>
-        // Interlocked: the worker and its standby may both see the arrival; exactly one reports it.
+        // [A] Interlocked: the worker and its standby (or the mover's swap back) may all see the arrival; exactly one
+        // reports it.
         Interlocked.Exchange(ref _onArrival, null)?.Invoke();
 }

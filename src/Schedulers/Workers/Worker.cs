@@ -8,7 +8,8 @@ namespace DivCon.Schedulers.Workers;
 /// run it, repeat; when nothing is found, spin a bounded number of rounds, then park until woken.
 /// </summary>
 /// <remarks>
-/// <para>States and the wake-up protocol are described in README-wakeups.md beside this folder.</para>
+/// <para>The state machine (states, transitions, and the stores, fences and rechecks named [P1] ... [X2] below) is
+/// described in Workers/README.md; the wake-up protocol with producers in README-wakeups.md.</para>
 /// <para>
 /// <b>Home and moves.</b> Besides the set it serves, a worker's CPU has a <see cref="Home"/> set (the program that
 /// owns it). Anyone may change the home with <see cref="CpuSlot.RequestMove"/>; the serving worker itself performs
@@ -32,10 +33,6 @@ internal sealed class Worker : IDisposable
     /// <summary>Spin rounds (each one <c>SpinWait.SpinOnce</c> plus a scan) before parking.</summary>
     internal const int SpinRounds = 24;
 
-    private const int Awake = 0;
-    private const int Sleeping = 1;
-    private const int Standby = 2;
-
     [ThreadStatic]
     private static Worker? t_current;
 
@@ -46,7 +43,8 @@ internal sealed class Worker : IDisposable
 
     // Worker thread only: the home this worker had when it lent itself out; null when not lent.
     private WorkQueueSet? _lentFrom;
-    private int _state;
+    // Written by this thread (announce, cancel) and by claimers (CAS); see StateWord.
+    private StateWord _state;
     private uint _random;
 
     // Written by this thread only, read by its standby: odd while a task taken by the loop runs; the start time
@@ -95,10 +93,10 @@ internal sealed class Worker : IDisposable
     public WorkQueueSet Home => _cpu.Home;
 
     /// <summary>Whether the worker has announced it is asleep as a sleeper of its set (parked or about to park).</summary>
-    public bool IsParked => Volatile.Read(ref _state) == Sleeping; // Volatile: read by wakers and tests.
+    public bool IsParked => _state.Read() == ParkState.Sleeping;
 
     /// <summary>Whether the worker is parked (or about to park) as its CPU's standby.</summary>
-    public bool IsStandby => Volatile.Read(ref _state) == Standby; // Volatile: read by movers and tests.
+    public bool IsStandby => _state.Read() == ParkState.Standby;
 
     /// <summary>Whether the worker is inside a task it took from a queue (read by its standby and tests).</summary>
     public bool IsInTask => (Volatile.Read(ref _taskSerial) & 1) != 0; // Volatile: written by the worker thread.
@@ -117,8 +115,9 @@ internal sealed class Worker : IDisposable
             return;
         }
 
+        // [Q] Drain first (the old set's global queue gets our deque's tasks and wakes a sleeper of that set), then
+        // publish with a release store: readers of Queues (QueueTask on this thread, wakers) see the new set after it.
         current.DrainLocalToGlobal(Index);
-        // Release: readers of Queues (QueueTask on this thread, wakers) see the new set after the drain.
         Volatile.Write(ref _queues, next);
     }
 
@@ -126,10 +125,9 @@ internal sealed class Worker : IDisposable
     /// <returns>Whether this call woke the worker.</returns>
     public bool TryWake()
     {
-        // CAS: exactly one of (the sleeper cancelling itself, one waker) moves Sleeping -> Awake, so the semaphore
-        // is released at most once per sleep.
-        if (Volatile.Read(ref _state) != Sleeping ||
-            Interlocked.CompareExchange(ref _state, Awake, Sleeping) != Sleeping)
+        // [M2]/producer claim: exactly one of (the sleeper cancelling itself, one claimer) moves Sleeping -> Awake, so
+        // the semaphore is released at most once per sleep.
+        if (!_state.TryClaim(ParkState.Sleeping))
         {
             return false;
         }
@@ -143,10 +141,9 @@ internal sealed class Worker : IDisposable
     /// <returns>Whether this call woke the standby.</returns>
     public bool TryActivate()
     {
-        // CAS: exactly one of (the standby cancelling itself, one activator, stop) moves Standby -> Awake, so the
-        // semaphore is released at most once per standby sleep.
-        if (Volatile.Read(ref _state) != Standby ||
-            Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby)
+        // [M3] Activate: exactly one of (the standby cancelling itself, one activator, stop) moves Standby -> Awake,
+        // so the semaphore is released at most once per standby sleep.
+        if (!_state.TryClaim(ParkState.Standby))
         {
             return false;
         }
@@ -175,6 +172,8 @@ internal sealed class Worker : IDisposable
         }
     }
 
+    // The dispatcher: each pass is one task boundary. The decisions are WorkerTransitions' (pure, over the values read
+    // here); each transition is a method below, named as in Workers/README.md, with its guard and ordering there.
     private void Run()
     {
         t_current = this;
@@ -185,29 +184,28 @@ internal sealed class Worker : IDisposable
 
         while (true)
         {
-            if (!IsServer && !StandBy())
+            // Retire when not the server. [W0] The server first, then the order (acquire reads): a swap back ([M4])
+            // publishes the order before it makes this worker the server again, so a worker that sees itself the server
+            // sees the order that did it.
+            if (!IsServer && !Retire())
             {
                 return; // Stopping: a standby holds no task and exits at once.
             }
 
-            // Only this thread writes _queues, so a plain read is current.
+            // The server now (it was, or Retire returned once it became the server again). Only this thread writes
+            // _queues and _lentFrom, so plain reads are current.
             WorkQueueSet queues = _queues;
             MoveOrder order = _cpu.Order;
             WorkQueueSet home = order.Home;
-            bool lentFromHome = StayLent(home);
-            if (!ReferenceEquals(queues, home) && !lentFromHome)
+            bool staysLent = StaysLent(home);
+            if (WorkerTransitions.AtBoundary(ReferenceEquals(queues, home), staysLent) == BoundaryStep.GoHome)
             {
-                // Moved by the rebalancer, or lent and the home has work again: go home.
-                MoveTo(home);
-                _lentFrom = null;
-                queues = home;
+                queues = GoHome(home);
             }
 
-            if (order.IsPending && (ReferenceEquals(queues, home) || lentFromHome))
+            if (WorkerTransitions.Arrives(order.IsPending, ReferenceEquals(queues, home), staysLent))
             {
-                // The first boundary at which this worker serves its (new) owner, or stays lent because that owner
-                // has nothing queued (a move back to the home it lent itself from): the move has arrived.
-                order.Arrive();
+                order.Arrive(); // [A] The first boundary at which this CPU serves the order's home (or stays lent from it).
             }
 
             Task? task = queues.TryTake(Index, ref _random) ?? Spin(queues, home);
@@ -217,39 +215,34 @@ internal sealed class Worker : IDisposable
                 continue;
             }
 
-            if (!ReferenceEquals(queues, home))
+            switch (WorkerTransitions.WhenIdle(ReferenceEquals(queues, home), IsServer))
             {
-                // Lent and the borrower ran dry (or a move arrived while spinning): the next iteration goes home.
-                _lentFrom = null;
+                case IdleStep.Return:
+                    Return();
+                    continue;
+                case IdleStep.Retire:
+                    continue; // A standby took over while we spun: the top of the loop retires.
+            }
+
+            if (TryLend(home))
+            {
                 continue;
             }
 
-            if (!IsServer)
+            bool stopping = _pool.StopRequested;
+            switch (WorkerTransitions.AtRest(stopping, stopping && _pool.CanExit(queues)))
             {
-                continue; // A standby took over while we spun: retire.
-            }
-
-            if (_pool.Director?.FindWork(this) is { } other)
-            {
-                _lentFrom = home;
-                MoveTo(other);
-                continue;
-            }
-
-            if (_pool.StopRequested)
-            {
-                if (_pool.CanExit(queues))
-                {
+                case RestStep.Exit:
                     return;
-                }
-
-                // Stopping but not quiescent (a producer in flight, or a lost steal race): do not park, the producer
-                // may have been refused and will not wake anyone.
-                Thread.Yield();
-                continue;
+                case RestStep.Yield:
+                    // [X2] Stopping but not quiescent (a producer in flight, or a lost steal race): never park, a
+                    // producer refused after the close wakes nobody.
+                    Thread.Yield();
+                    continue;
+                default:
+                    Park(queues);
+                    continue;
             }
-
-            Park(queues);
         }
     }
 
@@ -261,8 +254,8 @@ internal sealed class Worker : IDisposable
             return;
         }
 
-        // Single writer: the start time is stored before the serial turns odd (release), so a standby that reads
-        // the odd serial (acquire) reads this task's start time or a later one.
+        // [T1] Single writer: the start time is stored before the serial turns odd (release), so a standby that reads
+        // the odd serial (acquire, [W1]) reads this task's start time or a later one.
         _taskStartedAt = Stopwatch.GetTimestamp();
         Volatile.Write(ref _taskSerial, _taskSerial + 1);
         try
@@ -271,12 +264,48 @@ internal sealed class Worker : IDisposable
         }
         finally
         {
-            Volatile.Write(ref _taskSerial, _taskSerial + 1); // Release: even again, the task has returned.
+            Volatile.Write(ref _taskSerial, _taskSerial + 1); // [T2] Release: even again, the task has returned.
         }
     }
 
-    private bool StayLent(WorkQueueSet home) =>
+    /// <summary>
+    /// Go home: moved by the rebalancer (the order names another set), or lent and the home has work again. Guard:
+    /// this worker is the server and serves a set other than its home without staying lent.
+    /// </summary>
+    private WorkQueueSet GoHome(WorkQueueSet home)
+    {
+        MoveTo(home); // [Q] drain to the old set's global queue (which wakes its sleepers), then publish.
+        _lentFrom = null;
+        return home;
+    }
+
+    /// <summary>Lent and staying so: the home this worker lent itself from has still nothing queued ([L2]).</summary>
+    private bool StaysLent(WorkQueueSet home) =>
         ReferenceEquals(_lentFrom, home) && home.LooksEmpty();
+
+    /// <summary>
+    /// Return: lent and the borrower ran dry (or a move arrived while spinning). Guard: idle and not at home. Only
+    /// this thread reads the field; the next boundary finds the worker away and not staying lent, so it goes home.
+    /// </summary>
+    private void Return() => _lentFrom = null;
+
+    /// <summary>
+    /// Lend ([L1]): the server at home found nothing after spinning; the director names another set with queued
+    /// tasks, which it serves from the next boundary on, checking its home at each one ([L2]). Parking happens only at
+    /// home, so a lent worker never sleeps in a set its CPU does not own.
+    /// </summary>
+    /// <returns>Whether it lent itself.</returns>
+    private bool TryLend(WorkQueueSet home)
+    {
+        if (_pool.Director?.FindWork(this) is not { } other)
+        {
+            return false;
+        }
+
+        _lentFrom = home;
+        MoveTo(other);
+        return true;
+    }
 
     private Task? Spin(WorkQueueSet queues, WorkQueueSet home)
     {
@@ -297,77 +326,63 @@ internal sealed class Worker : IDisposable
         return null;
     }
 
+    /// <summary>
+    /// Park as a sleeper of the home set: announce ([P1], [P2]), recheck ([P3]), then block or cancel ([P4]). Guard:
+    /// the server, at home, idle after spinning, nothing to lend itself to, not stopping.
+    /// </summary>
     private void Park(WorkQueueSet queues)
     {
-        // Announce, then recheck, then block (README-wakeups.md). The state store is ordered before the counter's
-        // Interlocked increment, so a waker that sees the count also sees Sleeping. The recheck of the order pairs
-        // with CpuSlot.RequestMove (a pending order, even for this very set, means: go round once more and report
-        // the arrival); the recheck of the server pairs with a standby's take-over CAS followed by TryWake on us.
-        Volatile.Write(ref _state, Sleeping);
+        // [P1] then [P2]: the state store is ordered before the sleeper count's interlocked increment and the
+        // process-wide barrier (AnnounceSleeper), so a producer or mover that sees the count also sees Sleeping.
+        _state.Announce(ParkState.Sleeping);
         queues.AnnounceSleeper();
+        // [P3] The recheck. Queues: pairs with a producer's publish-then-read-count (README-wakeups.md). The order
+        // (home and pending): pairs with the mover's [M1]-then-[M2]; a pending order, even for this very set, means go
+        // round once more and report the arrival. The server: pairs with a standby's take-over CAS [W2] followed by
+        // its wake of us [W3]. Stop: pairs with [X1].
         MoveOrder order = _cpu.Order;
-        if (!queues.LooksEmpty() || _pool.StopRequested || !ReferenceEquals(order.Home, queues) || order.IsPending || !IsServer)
+        if (WorkerTransitions.ParkCancels(queues.LooksEmpty(), _pool.StopRequested, ReferenceEquals(order.Home, queues), order.IsPending, IsServer))
         {
-            // CAS: cancel our own announcement unless a waker already claimed us.
-            if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)
+            // [P4] Cancel our own announcement unless a claimer won first; then consume its release instead.
+            if (_state.TryCancel(ParkState.Sleeping))
             {
                 queues.RetractSleeper();
                 return;
             }
 
-            // A waker claimed us and has released (or is about to release) the semaphore: consume that release.
             _wake.Wait();
             return;
         }
 
         queues.CountPark(Index);
         _wake.Wait();
-        // Volatile: the waker's CAS happened on another thread before its Release, which we observed.
-        Debug.Assert(Volatile.Read(ref _state) == Awake, "Only a waker that set Awake releases the semaphore.");
+        // Volatile: the claimer's CAS happened on another thread before its Release, which we observed.
+        Debug.Assert(_state.Read() == ParkState.Awake, "Only a claimer that set Awake releases the semaphore.");
     }
 
     /// <summary>
-    /// A worker that is not its CPU's server: leaves the set it served (its deque goes back to that set's global
-    /// queue), parks as the standby, and when activated watches the CPU's pending move, taking over when the server
-    /// is stuck in a long task.
+    /// Retire: this worker is not its CPU's server (a standby took over, or it is the standby from the start). It
+    /// leaves the set it served (its deque goes back to that set's global queue), parks as the standby, and when
+    /// activated watches the CPU's pending move, taking over when the server is stuck in a long task.
     /// </summary>
     /// <returns><see langword="true"/> once this worker is the server; <see langword="false"/> when stopping.</returns>
-    private bool StandBy()
+    private bool Retire()
     {
-        // The standby serves the pool's initial set, which never has tasks: wakers of program sets never pick it.
+        // [Q] The standby serves the pool's initial set, which never has tasks: wakers of program sets never pick it.
         MoveTo(_pool.InitialSet);
         _lentFrom = null;
         while (true)
         {
-            // Announce, then recheck, then block: the Dekker pair with CpuSlot.RequestMove (order store, full fence,
-            // TryActivate reads our state) and with RequestStop (flag store, full fence, reads our state).
-            Volatile.Write(ref _state, Standby);
-            Interlocked.MemoryBarrier();
-            if (_cpu.Order.IsPending || _pool.StopRequested || IsServer)
+            StandBy();
+            switch (WorkerTransitions.AfterStandby(IsServer, _pool.StopRequested))
             {
-                // CAS: cancel our announcement unless an activator claimed us first; then consume its release.
-                if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby)
-                {
-                    _wake.Wait();
-                }
-            }
-            else
-            {
-                _wake.Wait();
+                case StandbyStep.Serve:
+                    return true; // Made the server again by a swap back to the set whose task we were finishing.
+                case StandbyStep.Exit:
+                    return false;
             }
 
-            Debug.Assert(Volatile.Read(ref _state) == Awake, "Only an activator that set Awake releases the semaphore.");
-            if (IsServer)
-            {
-                return true; // Made the server again by a move back to the set whose task we were finishing.
-            }
-
-            if (_pool.StopRequested)
-            {
-                return false;
-            }
-
-            if (WatchMove())
+            if (Watch())
             {
                 return true;
             }
@@ -375,55 +390,90 @@ internal sealed class Worker : IDisposable
     }
 
     /// <summary>
-    /// Standby, awake: while the CPU's move is pending, wait (sleeping, so that the server keeps the CPU) until the
-    /// server either arrives by itself or has been inside one task for the handover threshold; then take over.
+    /// Stand by: announce ([S1], [S2]), recheck ([S3]), then block or cancel ([S4]). Returns awake: activated by a
+    /// mover ([M3]), swapped back ([M4]), released by stop ([X1]), or cancelled by the recheck.
+    /// </summary>
+    private void StandBy()
+    {
+        // [S1] then [S2]: the Dekker pair with the mover ([M1] order store, full fence, [M3] reads our state), with a
+        // swap back ([M4] server CAS, then activation) and with stop ([X1] flag store, full fence, reads our state).
+        _state.Announce(ParkState.Standby);
+        Interlocked.MemoryBarrier();
+        // [S3]
+        if (WorkerTransitions.StandbyCancels(_cpu.Order.IsPending, _pool.StopRequested, IsServer))
+        {
+            // [S4] Cancel unless an activator claimed us first; then consume its release.
+            if (!_state.TryCancel(ParkState.Standby))
+            {
+                _wake.Wait();
+            }
+        }
+        else
+        {
+            _wake.Wait();
+        }
+
+        Debug.Assert(_state.Read() == ParkState.Awake, "Only an activator that set Awake releases the semaphore.");
+    }
+
+    /// <summary>
+    /// Watch: the standby, awake, while the CPU's move is pending, waits (sleeping, so that the server keeps the CPU)
+    /// until the server either arrives by itself or has been inside one task for the handover threshold; then it
+    /// takes over.
     /// </summary>
     /// <returns>Whether this worker became the server.</returns>
-    private bool WatchMove()
+    private bool Watch()
     {
         while (!_pool.StopRequested)
         {
+            // [W1] acquire reads: the order (pairs with [M1]), the server (pairs with [W2]/[M4]), its task serial
+            // (pairs with [T1]/[T2]); the start time only when the serial is odd.
             MoveOrder order = _cpu.Order;
-            if (!order.IsPending)
-            {
-                return false; // The server arrived (or a later order has nothing to report).
-            }
-
+            bool pending = order.IsPending;
             Worker server = _cpu.Server;
-            long serial = Volatile.Read(ref server._taskSerial); // Acquire: pairs with RunTask's release.
-            long wait = _cpu.HandoverThreshold;
-            if ((serial & 1) != 0)
+            long serial = pending ? Volatile.Read(ref server._taskSerial) : 0;
+            bool inTask = (serial & 1) != 0;
+            bool servesOrderHome = inTask && ReferenceEquals(server.Queues, order.Home);
+            long ran = inTask && !servesOrderHome ? Stopwatch.GetTimestamp() - Volatile.Read(ref server._taskStartedAt) : 0;
+            switch (WorkerTransitions.Watch(pending, inTask, servesOrderHome, ran, _cpu.HandoverThreshold))
             {
-                if (ReferenceEquals(server.Queues, order.Home))
-                {
-                    // The server's task belongs to the new owner (a move back): the CPU serves it already.
-                    order.Arrive();
+                case WatchStep.Done:
+                    return false; // The server arrived (or a later order has nothing to report).
+                case WatchStep.ArriveForServer:
+                    order.Arrive(); // [A] The server's task belongs to the new owner (a move back): the CPU serves it.
                     return false;
-                }
-
-                long ran = Stopwatch.GetTimestamp() - Volatile.Read(ref server._taskStartedAt);
-                if (ran >= _cpu.HandoverThreshold)
-                {
-                    if (_cpu.TryTakeOver(this, server))
+                case WatchStep.TakeOver:
+                    if (TakeOver(server))
                     {
-                        // The old server may have passed a boundary and parked in its set after our look (a benign
-                        // race): wake it so that it retires at once.
-                        server.TryWake();
                         return true;
                     }
 
+                    continue; // The server changed under us: look again at once.
+                default:
+                    // Between tasks the server moves itself within a boundary; we look again in case it had already
+                    // read the old order and started a long task. Sleeping, not spinning: the server needs this CPU.
+                    Thread.Sleep(WorkerTransitions.WatchSleepMilliseconds(inTask, ran, _cpu.HandoverThreshold, Stopwatch.Frequency));
                     continue;
-                }
-
-                wait = _cpu.HandoverThreshold - ran;
             }
-
-            // Between tasks the server moves itself within a boundary; we look again in case it had already read
-            // the old order and started a long task. Sleeping, not spinning: the server needs this CPU.
-            long ms = Math.Clamp(wait * 1000 / Stopwatch.Frequency, 1, 1000);
-            Thread.Sleep((int)ms);
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// Take over ([W2], [W3]): become the server in place of <paramref name="server"/>, which has been inside one task
+    /// for the threshold. Guard: the CAS succeeds only against the server we observed.
+    /// </summary>
+    private bool TakeOver(Worker server)
+    {
+        if (!_cpu.TryTakeOver(this, server))
+        {
+            return false;
+        }
+
+        // [W3] The old server may have passed a boundary and parked in its set after our look (a benign race): wake
+        // it so that it retires at once. Its [P3] rechecks the server, so either it sees us or we see it Sleeping.
+        server.TryWake();
+        return true;
     }
 }

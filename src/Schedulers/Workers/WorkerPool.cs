@@ -209,8 +209,9 @@ internal sealed class WorkerPool : IDisposable
     /// <summary>Asks every worker to exit once the set it serves is quiescent (a standby at once), and wakes them all.</summary>
     public void RequestStop()
     {
-        // Full fence: the flag is visible before we read the workers' states, pairing with a sleeper's announce
-        // (state store + Interlocked) followed by its read of the flag: one of us sees the other.
+        // [X1] Full fence: the flag is visible before we read the workers' states, pairing with a sleeper's announce
+        // ([P1], [P2]) or a standby's ([S1], [S2]) followed by its read of the flag ([P3], [S3]): one of us sees the
+        // other. A worker claimed here finds the flag after its wait.
         Interlocked.Exchange(ref _stopRequested, 1);
         foreach (Worker worker in _workers)
         {

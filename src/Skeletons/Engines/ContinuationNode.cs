@@ -12,6 +12,9 @@ namespace DivCon.Skeletons.Engines;
 /// <typeparam name="TResult">The program's result type.</typeparam>
 /// <remarks>
 /// Protocol: every node reports to its parent exactly once (with a result, or without one when the run stopped).
+/// That is structural: every way a node ends goes through <see cref="TryFinish"/>, whose exchange of
+/// <see cref="_reported"/> lets only the first caller report; a second would be refused there instead of counting the
+/// parent down twice (which would merge before a sibling reported and complete the run while a task still runs).
 /// A parent's <see cref="_pending"/> starts at its child count and is decremented once per report; the report
 /// that brings it to zero schedules the merge. Hence the root reports, and the run completes, only after every
 /// task of the run finished its user work: the run quiesces before its task completes. When the run learns costs
@@ -77,6 +80,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
     // Internal nodes only: children that have not reported yet.
     private int _pending;
 
+    // 0 until this node has reported (to its parent, or as the root by completing the run); set once by TryFinish.
+    private int _reported;
+
     private ContinuationNode(RunContext<TProblem, TResult> run, ContinuationNode<TProblem, TResult>? parent, int indexInParent, TProblem problem, int depth, bool inline = false)
     {
         _inline = inline;
@@ -94,7 +100,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
     /// <summary>Starts the root task of a run; the run's task completes when the tree has finished.</summary>
     public static void StartRoot(RunContext<TProblem, TResult> run, TProblem problem)
     {
-        var root = new ContinuationNode<TProblem, TResult>(run, parent: null, indexInParent: 0, problem, depth: 0);
+        var root = CreateRoot(run, problem);
         try
         {
             root.Start(s_process);
@@ -106,6 +112,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Complete(default!);
         }
     }
+
+    /// <summary>The root node of <paramref name="run"/>, not started (<see cref="StartRoot"/> starts it).</summary>
+    internal static ContinuationNode<TProblem, TResult> CreateRoot(RunContext<TProblem, TResult> run, TProblem problem) =>
+        new(run, parent: null, indexInParent: 0, problem, depth: 0);
 
     /// <summary>Queues this node's next step as a new task on the run's scheduler; never runs it inline.</summary>
     private void Start(Action<object?> step) =>
@@ -244,8 +254,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
     {
         var run = _run;
         bool learns = run.Learns && !_inline;
-        long size = learns && run.ReportsSizes ? SizeOrFail(problem) : -1;
-        if (size < -1)
+        long size = -1;
+        if (learns && run.ReportsSizes && !TryGetSize(problem, out size))
         {
             return;
         }
@@ -281,18 +291,20 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
     }
 
-    /// <summary>The size of a leaf's problem, or -2 after failing the run when the program's GetSize threw.</summary>
-    private long SizeOrFail(TProblem problem)
+    /// <summary>The size of a leaf's problem; false after failing the run and reporting, when the program's GetSize threw.</summary>
+    private bool TryGetSize(TProblem problem, out long size)
     {
         try
         {
-            return _run.Program.SizeOf(problem);
+            size = _run.Program.SizeOf(problem);
+            return true;
         }
         catch (Exception e)
         {
             _run.Fail(e);
             ReportNoResult();
-            return -2;
+            size = -1;
+            return false;
         }
     }
 
@@ -592,35 +604,54 @@ internal sealed class ContinuationNode<TProblem, TResult>
     /// <summary>Hands this node's result (and, learning, its subtree's work) to its parent, or completes the run at the root.</summary>
     private void Report(TResult result, long ticks)
     {
-        var parent = _parent;
-        if (parent is null)
-        {
-            _run.Complete(result);
-            return;
-        }
-
-        parent._results![_indexInParent] = result;
-        if (ticks != 0)
-        {
-            // Interlocked: siblings report concurrently; ordered before the decrement below (a full fence).
-            Interlocked.Add(ref parent._ticks, ticks);
-        }
-
-        ReportToParent(parent);
+        bool first = TryFinish(hasResult: true, result, ticks);
+        Debug.Assert(first, "A node reports to its parent once.");
     }
 
     /// <summary>Tells the parent this node is done without a result (the run failed or was cancelled).</summary>
     private void ReportNoResult()
     {
         Debug.Assert(_run.ShouldStop(), "Only a stopped run has nodes without results.");
+        bool first = TryFinish(hasResult: false, default!, ticks: 0);
+        Debug.Assert(first, "A node reports to its parent once.");
+    }
+
+    /// <summary>
+    /// The node's one completion: the first call reports (the result into the parent's slot, the work into its ticks,
+    /// then the countdown; at the root, the run's completion); any later call does nothing and returns false.
+    /// </summary>
+    /// <param name="hasResult">Whether the node has a result (false: the run stopped).</param>
+    /// <param name="result">The result (ignored without one).</param>
+    /// <param name="ticks">The subtree's work in Stopwatch ticks when the run learns, else 0.</param>
+    /// <returns>Whether this call reported.</returns>
+    internal bool TryFinish(bool hasResult, TResult result, long ticks)
+    {
+        // Exchange: exactly one caller moves the node from unreported to reported, whatever the threads; the full
+        // fence it implies also orders everything the node did before its report (its own writes) ahead of it.
+        if (Interlocked.Exchange(ref _reported, 1) != 0)
+        {
+            return false;
+        }
+
         var parent = _parent;
         if (parent is null)
         {
-            _run.Complete(default!);
-            return;
+            _run.Complete(hasResult ? result : default!);
+            return true;
+        }
+
+        if (hasResult)
+        {
+            parent._results![_indexInParent] = result;
+            if (ticks != 0)
+            {
+                // Interlocked: siblings report concurrently; ordered before the decrement below (a full fence).
+                Interlocked.Add(ref parent._ticks, ticks);
+            }
         }
 
         ReportToParent(parent);
+        return true;
     }
 
     private static void ReportToParent(ContinuationNode<TProblem, TResult> parent)

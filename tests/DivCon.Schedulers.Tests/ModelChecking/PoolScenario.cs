@@ -17,12 +17,12 @@ internal enum PoolMutation
     OmitProducerWake = 2,
 
     /// <summary>
-    /// (c) The move's home re-check: <c>Park</c> no longer rereads the CPU's order after announcing (Worker.cs:304-305:
+    /// (c) The move's home re-check: <c>Park</c> no longer rereads the CPU's order after announcing (Worker.Park [P3]:
     /// neither its home nor its pending report), the half of the Dekker pair that RequestMove relies on.
     /// </summary>
     OmitParkHomeRecheck = 4,
 
-    /// <summary><c>RequestMove</c> publishes the new order but does not call <c>server.TryWake()</c> (CpuSlot.cs:491).</summary>
+    /// <summary><c>RequestMove</c> publishes the new order but does not call <c>server.TryWake()</c> (CpuSlot.RequestMove [M2]).</summary>
     OmitMoveWake = 8,
 
     /// <summary><c>DrainLocalToGlobal</c> re-queues a moving worker's tasks without <c>WakeIfSleepers()</c> (WorkQueueSet.cs:331).</summary>
@@ -30,26 +30,26 @@ internal enum PoolMutation
 
     /// <summary>
     /// <c>RequestMove</c> publishes the order with a plain <c>Volatile.Write</c> instead of Interlocked.Exchange
-    /// (CpuSlot.cs:489): the mover's half of the Dekker pair loses its fence.
+    /// (CpuSlot.RequestMove [M1]): the mover's half of the Dekker pair loses its fence.
     /// </summary>
     MoveWithoutFence = 32,
 
     /// <summary>
     /// A retiring worker announces <c>Standby</c> and blocks without its fence and its recheck of the order
-    /// (Worker.cs:341-342, the first condition): the standby's half of the Dekker pair with RequestMove.
+    /// (Worker.StandBy [S2] and the first condition of [S3]): the standby's half of the Dekker pair with RequestMove.
     /// </summary>
     OmitStandbyRecheck = 64,
 
-    /// <summary><c>RequestMove</c> does not activate the standby when the server is awake (CpuSlot.cs:497-501).</summary>
+    /// <summary><c>RequestMove</c> does not activate the standby when the server is awake (CpuSlot.RequestMove [M3]).</summary>
     OmitStandbyActivation = 128,
 
-    /// <summary>The standby takes the CPU over with a plain store of the server instead of a CAS (CpuSlot.cs:536).</summary>
+    /// <summary>The standby takes the CPU over with a plain store of the server instead of a CAS (CpuSlot.TryTakeOver [W2]).</summary>
     TakeOverWithoutCas = 256,
 
-    /// <summary>The standby takes over without waking the old server (Worker.cs:407), which may have parked in its set.</summary>
+    /// <summary>The standby takes over without waking the old server (Worker.TakeOver [W3]), which may have parked in its set.</summary>
     OmitTakeOverWake = 512,
 
-    /// <summary>A retiring worker announces <c>Standby</c> and rechecks the order without the fence between (Worker.cs:341).</summary>
+    /// <summary>A retiring worker announces <c>Standby</c> and rechecks the order without the fence between (Worker.StandBy [S2]).</summary>
     OmitStandbyFence = 1024,
 }
 

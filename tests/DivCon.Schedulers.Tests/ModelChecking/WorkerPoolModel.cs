@@ -34,7 +34,7 @@ namespace DivCon.Schedulers.Tests.ModelChecking;
 /// pool: the closed and stop flags are read, as the code does, and stay 0), the racy cursors that pick where
 /// WakeOne, WakeLender, FindWork and the steal scan start (a fixed start: every candidate is still visited in
 /// order), deque growth (checked by <see cref="DequeModel"/>), and the clock: whether the server's task has run for
-/// the handover threshold (<c>Worker.cs:400-401</c>) is a nondeterministic choice at each look, so every timing is
+/// the handover threshold (<c>Worker.Watch [W1]</c>) is a nondeterministic choice at each look, so every timing is
 /// explored.
 /// </para>
 /// </remarks>
@@ -481,7 +481,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:178-254, Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom, 5 order, 6 lentFromHome (the loop
+    // Worker.Run. Locals: 1 queues, 2 home, 3 task, 4 _lentFrom, 5 order, 6 lentFromHome (the loop
     // frame lives as long as the thread).
     private void RunWorkerLoop(Execution x, int pc)
     {
@@ -490,10 +490,10 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:188 if (!IsServer (Volatile.Read(ref _cpu._server))";
+                x.Where = "Worker.Run [W0] if (!IsServer (Volatile.Read(ref _cpu._server))";
                 if (LoadServer(x, cpu) != x.Thread)
                 {
-                    x.Where = "Worker.cs:188 && !StandBy()) (StandBy, Worker.cs:335: _lentFrom = null)";
+                    x.Where = "Worker.Run: && !Retire()) (Worker.Retire: _lentFrom = null)";
                     x[4] = 0;
                     x.Call(StandByRoutine, returnPc: 100);
                     return;
@@ -510,7 +510,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:194-196 queues = _queues (own field); order = _cpu.Order (Volatile.Read); home = order.Home";
+                x.Where = "Worker.Run [W0] queues = _queues (own field); order = _cpu.Order (Volatile.Read); home = order.Home";
                 x[1] = x.LoadPrivate(me.Queues);
                 x[5] = LoadOrder(x, cpu);
                 x[2] = _orderHome[x[5]];
@@ -519,7 +519,7 @@ internal sealed class WorkerPoolModel : Model
             case 2:
                 if (x[4] == x[2])
                 {
-                    x.Where = "Worker.cs:197, 263-264 lentFromHome = StayLent(home): _lentFrom == home && home.LooksEmpty()";
+                    x.Where = "Worker.StaysLent [L2] lentFromHome = StayLent(home): _lentFrom == home && home.LooksEmpty()";
                     x.Call(LooksEmpty, returnPc: 3, x[2]);
                     return;
                 }
@@ -532,10 +532,10 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:198 if (!ReferenceEquals(queues, home) && !lentFromHome)";
+                x.Where = "Worker.GoHome [Q] if (!ReferenceEquals(queues, home) && !lentFromHome)";
                 if (x[1] != x[2] && x[6] == 0)
                 {
-                    x.Where = "Worker.cs:201 MoveTo(home)";
+                    x.Where = "Worker.GoHome [Q] MoveTo(home)";
                     x.Call(MoveTo, returnPc: 40, x[2]);
                     return;
                 }
@@ -543,13 +543,13 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 41;
                 return;
             case 40:
-                x.Where = "Worker.cs:202-203 _lentFrom = null; queues = home";
+                x.Where = "Worker.GoHome [Q] _lentFrom = null; queues = home";
                 x[4] = 0;
                 x[1] = x[2];
                 x.Pc = 41;
                 return;
             case 41:
-                x.Where = "Worker.cs:206 if (order.IsPending (Volatile.Read(ref _onArrival))";
+                x.Where = "Worker.Run [A] if (order.IsPending (Volatile.Read(ref _onArrival))";
                 if (LoadPending(x, x[5]) != 0 && (x[1] == x[2] || x[6] != 0))
                 {
                     x.Pc = 42;
@@ -559,19 +559,19 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 5;
                 return;
             case 42:
-                x.Where = "Worker.cs:210 order.Arrive() (MoveOrder.cs:35 Interlocked.Exchange(ref _onArrival, null))";
+                x.Where = "Worker.Run [A] order.Arrive() (MoveOrder.cs:35 Interlocked.Exchange(ref _onArrival, null))";
                 Arrive(x, x[5]);
                 x.Pc = 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:213 task = queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.Run task = queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 6, x[1]);
                 return;
             case 6:
                 x[3] = x[0];
                 if (x[3] == 0 && _s.SpinRounds > 0)
                 {
-                    x.Where = "Worker.cs:213 ?? Spin(queues, home)";
+                    x.Where = "Worker.Run ?? Spin(queues, home)";
                     x.Call(Spin, returnPc: 60, x[1], x[2]);
                     return;
                 }
@@ -585,7 +585,7 @@ internal sealed class WorkerPoolModel : Model
             case 7:
                 if (x[3] != 0)
                 {
-                    x.Where = "Worker.cs:214-217 RunTask(queues, task); continue";
+                    x.Where = "Worker.Run RunTask(queues, task); continue";
                     int task = x[3];
                     x[3] = 0;
                     StartTask(x, me);
@@ -596,7 +596,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:220-224 lent (or moved) and nothing found: _lentFrom = null; continue";
+                x.Where = "Worker.Return lent (or moved) and nothing found: _lentFrom = null; continue";
                 if (x[1] != x[2])
                 {
                     x[4] = 0;
@@ -607,7 +607,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 81;
                 return;
             case 81:
-                x.Where = "Worker.cs:227 if (!IsServer) continue (a standby took over while we spun: retire)";
+                x.Where = "Worker.Run (idle: retire) if (!IsServer) continue (a standby took over while we spun: retire)";
                 x.Pc = LoadServer(x, cpu) != x.Thread ? 0 : 9;
                 return;
             case 9:
@@ -617,13 +617,13 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:232 _pool.Director?.FindWork(this)";
+                x.Where = "Worker.TryLend [L1] _pool.Director?.FindWork(this)";
                 x.Call(FindWork, returnPc: 10);
                 return;
             case 10:
                 if (x[0] != 0)
                 {
-                    x.Where = "Worker.cs:234-236 _lentFrom = home; MoveTo(other); continue";
+                    x.Where = "Worker.TryLend [L1] _lentFrom = home; MoveTo(other); continue";
                     x[4] = x[2];
                     x.Call(MoveTo, returnPc: 0, x[0]);
                     return;
@@ -632,7 +632,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 11;
                 return;
             case 11:
-                x.Where = "Worker.cs:239 if (_pool.StopRequested)";
+                x.Where = "Worker.Run [X2] if (_pool.StopRequested)";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -641,7 +641,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 12;
                 return;
             case 12:
-                x.Where = "Worker.cs:252 Park(queues)";
+                x.Where = "Worker.Park Park(queues)";
                 x.Call(Park, returnPc: 0, x[1]);
                 return;
             default:
@@ -666,7 +666,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:256-276, RunTask. Locals: 1 queues, 2 task.
+    // Worker.RunTask ([T1], [T2]). Locals: 1 queues, 2 task.
     private void RunRunTask(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
@@ -675,24 +675,24 @@ internal sealed class WorkerPoolModel : Model
             case 0:
                 if (!_s.Standby)
                 {
-                    x.Where = "Worker.cs:258-260 queues.Execute(Index, task) (no standby)";
+                    x.Where = "Worker.RunTask queues.Execute(Index, task) (no standby)";
                     Ran(x, x[2], x[1]);
                     x.Return();
                     return;
                 }
 
-                x.Where = "Worker.cs:266-267 _taskStartedAt = now; Volatile.Write(ref _taskSerial, odd)";
+                x.Where = "Worker.RunTask [T1] _taskStartedAt = now; Volatile.Write(ref _taskSerial, odd)";
                 x.Store(me.Serial, 1);
                 x.SetGhost(me.InTask, 1);
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:270 queues.Execute(Index, task)";
+                x.Where = "Worker.RunTask queues.Execute(Index, task)";
                 Ran(x, x[2], x[1]);
                 x.Pc = 2;
                 return;
             default:
-                x.Where = "Worker.cs:274 Volatile.Write(ref _taskSerial, even) (the task has returned)";
+                x.Where = "Worker.RunTask [T2] Volatile.Write(ref _taskSerial, even) (the task has returned)";
                 x.Store(me.Serial, 0);
                 x.SetGhost(me.InTask, 0);
                 x.Return();
@@ -701,7 +701,7 @@ internal sealed class WorkerPoolModel : Model
     }
 
     // The task a worker is running at the start: PushLocal of each child (TryQueue from a task on this worker:
-    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop (Worker.cs:274 with a standby: the serial
+    // WorkQueueSet.FrontEnd.cs:20-22), then it either returns to the loop (Worker.RunTask [T2] with a standby: the serial
     // turns even) or keeps the worker busy for good. Local 1: children pushed.
     private void RunRunningTask(Execution x, int pc)
     {
@@ -721,7 +721,7 @@ internal sealed class WorkerPoolModel : Model
 
         if (_s.Standby)
         {
-            x.Where = "Worker.cs:274 Volatile.Write(ref _taskSerial, even) (the running task returns)";
+            x.Where = "Worker.RunTask [T2] Volatile.Write(ref _taskSerial, even) (the running task returns)";
             x.Store(_workers[x.Thread].Serial, 0);
             x.SetGhost(_workers[x.Thread].InTask, 0);
         }
@@ -896,14 +896,14 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:127-140, on the waker's thread. Locals: 1 target worker.
+    // Worker.TryWake ([M2], producers), on the waker's thread. Locals: 1 target worker.
     private void RunTryWake(Execution x, int pc)
     {
         WorkerCells target = _workers[x[1]];
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:131 Volatile.Read(ref _state) != Sleeping";
+                x.Where = "Worker.TryWake Volatile.Read(ref _state) != Sleeping";
                 if (x.Load(target.State) != Sleeping)
                 {
                     x.Return(0);
@@ -913,7 +913,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:132 Interlocked.CompareExchange(ref _state, Awake, Sleeping) != Sleeping";
+                x.Where = "Worker.TryWake Interlocked.CompareExchange(ref _state, Awake, Sleeping) != Sleeping";
                 if (x.CompareExchange(target.State, Awake, Sleeping) != Sleeping)
                 {
                     x.Return(0);
@@ -923,12 +923,12 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:137 _queues.RetractSleeper() (reads the target's _queues)";
+                x.Where = "Worker.TryWake _queues.RetractSleeper() (reads the target's _queues)";
                 int queues = x.Load(target.Queues);
                 x.Call(RetractSleeper, returnPc: 3, queues);
                 return;
             case 3:
-                x.Where = "Worker.cs:138 _wake.Release()";
+                x.Where = "Worker.TryWake _wake.Release()";
                 x.Release(target.Semaphore);
                 x.Pc = 4;
                 return;
@@ -960,7 +960,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:296-323. Locals: 1 queues, 2 next thread to interrupt (process-wide barrier), 3 order.
+    // Worker.Park ([P1]-[P4]). Locals: 1 queues, 2 next thread to interrupt (process-wide barrier), 3 order.
     private void RunPark(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
@@ -968,7 +968,7 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:302 Volatile.Write(ref _state, Sleeping)";
+                x.Where = "Worker.Park [P1] Volatile.Write(ref _state, Sleeping)";
                 x.Store(me.State, Sleeping);
                 x.Pc = 1;
                 return;
@@ -1002,43 +1002,43 @@ internal sealed class WorkerPoolModel : Model
             case 4:
                 if ((_mutation & PoolMutation.OmitParkHomeRecheck) == 0)
                 {
-                    x.Where = "Worker.cs:304 order = _cpu.Order (Volatile.Read)";
+                    x.Where = "Worker.Park [P3] order = _cpu.Order (Volatile.Read)";
                     x[3] = LoadOrder(x, cpu);
                 }
 
                 x.Pc = 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:305 if (!queues.LooksEmpty()";
+                x.Where = "Worker.Park [P3] if (!queues.LooksEmpty()";
                 x.Call(LooksEmpty, returnPc: 6, x[1]);
                 return;
             case 6:
                 x.Pc = x[0] == 0 ? 10 : 7;
                 return;
             case 7:
-                x.Where = "Worker.cs:305 || _pool.StopRequested";
+                x.Where = "Worker.Park [P3] || _pool.StopRequested";
                 x.Pc = x.Load(_stop) != 0 ? 10 : (_mutation & PoolMutation.OmitParkHomeRecheck) != 0 ? 9 : 8;
                 return;
             case 8:
-                x.Where = "Worker.cs:305 || !ReferenceEquals(order.Home, queues)";
+                x.Where = "Worker.Park [P3] || !ReferenceEquals(order.Home, queues)";
                 if (_orderHome[x[3]] != x[1])
                 {
                     x.Pc = 10;
                     return;
                 }
 
-                x.Where = "Worker.cs:305 || order.IsPending (Volatile.Read(ref _onArrival))";
+                x.Where = "Worker.Park [P3] || order.IsPending (Volatile.Read(ref _onArrival))";
                 x.Pc = LoadPending(x, x[3]) != 0 ? 10 : 9;
                 return;
             case 9:
-                x.Where = "Worker.cs:305 || !IsServer (Volatile.Read(ref _cpu._server)))";
+                x.Where = "Worker.Park [P3] || !IsServer (Volatile.Read(ref _cpu._server)))";
                 x.Pc = LoadServer(x, cpu) != x.Thread ? 10 : ParkBlockWait;
                 return;
             case 10:
-                x.Where = "Worker.cs:308 if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
+                x.Where = "Worker.Park [P4] if (Interlocked.CompareExchange(ref _state, Awake, Sleeping) == Sleeping)";
                 if (x.CompareExchange(me.State, Awake, Sleeping) == Sleeping)
                 {
-                    x.Where = "Worker.cs:310-311 queues.RetractSleeper(); return";
+                    x.Where = "Worker.Park [P4] queues.RetractSleeper(); return";
                     x.Call(RetractSleeper, returnPc: 13, x[1]);
                     return;
                 }
@@ -1046,16 +1046,16 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = ParkConsumeWait;
                 return;
             case ParkConsumeWait:
-                x.Where = "Worker.cs:315 _wake.Wait() (consume the claiming waker's release)";
+                x.Where = "Worker.Park [P4] _wake.Wait() (consume the claiming waker's release)";
                 x.Wait(me.Semaphore);
                 x.Return();
                 return;
             case ParkBlockWait:
-                x.Where = "Worker.cs:319-320 queues.CountPark(Index); _wake.Wait()";
+                x.Where = "Worker.Park [P4] queues.CountPark(Index); _wake.Wait()";
                 x.Wait(me.Semaphore);
                 if (!x.IsBlocked && x.Peek(me.State) != Awake)
                 {
-                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:322): woken while still Sleeping");
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.Park): woken while still Sleeping");
                 }
 
                 x.Return();
@@ -1329,13 +1329,13 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:111-123. Locals: 1 next, 2 current.
+    // Worker.MoveTo [Q]. Locals: 1 next, 2 current.
     private void RunMoveTo(Execution x, int pc)
     {
         WorkerCells me = _workers[x.Thread];
         if (pc == 0)
         {
-            x.Where = "Worker.cs:114-118 current = _queues; if (current == next) return";
+            x.Where = "Worker.MoveTo [Q] current = _queues; if (current == next) return";
             x[2] = x.LoadPrivate(me.Queues);
             if (x[2] == x[1])
             {
@@ -1343,12 +1343,12 @@ internal sealed class WorkerPoolModel : Model
                 return;
             }
 
-            x.Where = "Worker.cs:120 current.DrainLocalToGlobal(Index)";
+            x.Where = "Worker.MoveTo [Q] current.DrainLocalToGlobal(Index)";
             x.Call(DrainLocalToGlobal, returnPc: 1, x[2]);
             return;
         }
 
-        x.Where = "Worker.cs:122 Volatile.Write(ref _queues, next)";
+        x.Where = "Worker.MoveTo [Q] Volatile.Write(ref _queues, next)";
         x.Store(me.Queues, x[1]);
         x.Return();
     }
@@ -1468,7 +1468,7 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:281-294. Locals: 1 queues, 2 home, 3 round.
+    // Worker.Spin. Locals: 1 queues, 2 home, 3 round.
     private void RunSpin(Execution x, int pc)
     {
         int cpu = CpuOf(x.Thread);
@@ -1481,12 +1481,12 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:284 round < SpinRounds && !_pool.StopRequested";
+                x.Where = "Worker.Spin round < SpinRounds && !_pool.StopRequested";
                 x.Load(_stop);
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:284 && ReferenceEquals(Home, home) (_cpu.Order.Home)";
+                x.Where = "Worker.Spin && ReferenceEquals(Home, home) (_cpu.Order.Home)";
                 if (_orderHome[LoadOrder(x, cpu)] != x[2])
                 {
                     x.Return(0);
@@ -1496,7 +1496,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:284 && IsServer";
+                x.Where = "Worker.Spin && IsServer";
                 if (LoadServer(x, cpu) != x.Thread)
                 {
                     x.Return(0);
@@ -1506,7 +1506,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:287 queues.TryTake(Index, ref _random)";
+                x.Where = "Worker.Spin queues.TryTake(Index, ref _random)";
                 x.Call(TryTake, returnPc: 3, x[1]);
                 return;
             default:
@@ -1537,7 +1537,7 @@ internal sealed class WorkerPoolModel : Model
         x.Call(RequestMove, returnPc: 0, cpu, _cpus + move);
     }
 
-    // CpuSlot.cs:484-514, on the rebalancer's thread. Locals: 1 cpu, 2 new order, 3 server, 4 partner.
+    // CpuSlot.RequestMove and TrySwapBack ([M1]-[M4]), on the rebalancer's thread. Locals: 1 cpu, 2 new order, 3 server, 4 partner.
     private void RunRequestMove(Execution x, int pc)
     {
         CpuCells cpu = _cpuCells[x[1]];
@@ -1546,19 +1546,19 @@ internal sealed class WorkerPoolModel : Model
             case 0:
                 if ((_mutation & PoolMutation.MoveWithoutFence) != 0)
                 {
-                    x.Where = "CpuSlot.cs:489 MUTATED: Volatile.Write(ref _order, order) (no fence)";
+                    x.Where = "CpuSlot.RequestMove [M1] MUTATED: Volatile.Write(ref _order, order) (no fence)";
                     x.Store(cpu.Order, x[2]);
                 }
                 else
                 {
-                    x.Where = "CpuSlot.cs:489 Interlocked.Exchange(ref _order, order)";
+                    x.Where = "CpuSlot.RequestMove [M1] Interlocked.Exchange(ref _order, order)";
                     x.Exchange(cpu.Order, x[2]);
                 }
 
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "CpuSlot.cs:490 server = Server (Volatile.Read)";
+                x.Where = "CpuSlot.RequestMove [M2] server = Server (Volatile.Read)";
                 x[3] = LoadServer(x, x[1]);
                 x[4] = _s.Standby ? Partner(x[3]) : -1;
                 x.Pc = 2;
@@ -1571,11 +1571,11 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "CpuSlot.cs:491 server.TryWake()";
+                x.Where = "CpuSlot.RequestMove [M2] server.TryWake()";
                 x.Call(TryWake, returnPc: 3, x[3]);
                 return;
             case 3:
-                x.Where = "CpuSlot.cs:491-494 if (woken || !HasStandby) return";
+                x.Where = "CpuSlot.RequestMove [M2] if (woken || !HasStandby) return";
                 if (x[0] != 0 || !_s.Standby)
                 {
                     x.Pc = 11;
@@ -1588,34 +1588,34 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "CpuSlot.cs:497-498 partner = PartnerOf(server); partner.TryActivate()";
+                x.Where = "CpuSlot.RequestMove [M3] partner = PartnerOf(server); partner.TryActivate()";
                 x.Call(TryActivate, returnPc: 4, x[4]);
                 return;
             case 4:
                 x.Pc = x[0] != 0 ? 11 : 5;
                 return;
             case 5:
-                x.Where = "CpuSlot.cs:506 partner.IsInTask (Volatile.Read(ref _taskSerial) & 1)";
+                x.Where = "CpuSlot.TrySwapBack [M4] partner.IsInTask (Volatile.Read(ref _taskSerial) & 1)";
                 x.Pc = (x.Load(_workers[x[4]].Serial) & 1) != 0 ? 6 : 11;
                 return;
             case 6:
-                x.Where = "CpuSlot.cs:506 && ReferenceEquals(partner.Queues, home)";
+                x.Where = "CpuSlot.TrySwapBack [M4] && ReferenceEquals(partner.Queues, home)";
                 x.Pc = x.Load(_workers[x[4]].Queues) == _orderHome[x[2]] ? 7 : 11;
                 return;
             case 7:
-                x.Where = "CpuSlot.cs:507 && Interlocked.CompareExchange(ref _server, partner, server) == server (swap back)";
+                x.Where = "CpuSlot.TrySwapBack [M4] && Interlocked.CompareExchange(ref _server, partner, server) == server (swap back)";
                 x.Pc = x.CompareExchange(cpu.Server, x[4], x[3]) == x[3] ? 8 : 11;
                 return;
             case 8:
-                x.Where = "CpuSlot.cs:510 partner.TryActivate()";
+                x.Where = "CpuSlot.TrySwapBack [M4] partner.TryActivate()";
                 x.Call(TryActivate, returnPc: 9, x[4]);
                 return;
             case 9:
-                x.Where = "CpuSlot.cs:511 server.TryWake()";
+                x.Where = "CpuSlot.TrySwapBack [M4] server.TryWake()";
                 x.Call(TryWake, returnPc: 10, x[3]);
                 return;
             case 10:
-                x.Where = "CpuSlot.cs:512 order.Arrive()";
+                x.Where = "CpuSlot.TrySwapBack [M4] order.Arrive()";
                 Arrive(x, x[2]);
                 x.Pc = 11;
                 return;
@@ -1627,14 +1627,14 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:148-156, on the activator's thread. Local 1: target worker.
+    // Worker.TryActivate [M3], on the activator's thread. Local 1: target worker.
     private void RunTryActivate(Execution x, int pc)
     {
         WorkerCells target = _workers[x[1]];
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:148 Volatile.Read(ref _state) != Standby";
+                x.Where = "Worker.TryActivate [M3] Volatile.Read(ref _state) != Standby";
                 if (x.Load(target.State) != Standby)
                 {
                     x.Return(0);
@@ -1644,7 +1644,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:149 Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby";
+                x.Where = "Worker.TryActivate [M3] Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby";
                 if (x.CompareExchange(target.State, Awake, Standby) != Standby)
                 {
                     x.Return(0);
@@ -1654,14 +1654,14 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 2;
                 return;
             default:
-                x.Where = "Worker.cs:154 _wake.Release()";
+                x.Where = "Worker.TryActivate [M3] _wake.Release()";
                 x.Release(target.Semaphore);
                 x.Return(1);
                 return;
         }
     }
 
-    // Worker.cs:331-371, StandBy (retire, park as the standby, watch). Returns 1 once this worker is the server.
+    // Worker.Retire and StandBy ([S1]-[S4]): retire, park as the standby, watch. Returns 1 once this worker is the server.
     // Local 1: order.
     private void RunStandBy(Execution x, int pc)
     {
@@ -1670,57 +1670,57 @@ internal sealed class WorkerPoolModel : Model
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:334 MoveTo(_pool.InitialSet)";
+                x.Where = "Worker.Retire MoveTo(_pool.InitialSet)";
                 x.SetGhost(me.TasksAsNonServer, 0);
                 x.Call(MoveTo, returnPc: 1, _idleSet);
                 return;
             case 1:
-                x.Where = "Worker.cs:340 Volatile.Write(ref _state, Standby)";
+                x.Where = "Worker.StandBy [S1] Volatile.Write(ref _state, Standby)";
                 x.Store(me.State, Standby);
                 x.Pc = (_mutation & PoolMutation.OmitStandbyRecheck) != 0 ? 5 : 2;
                 return;
             case 2:
                 if ((_mutation & PoolMutation.OmitStandbyFence) == 0)
                 {
-                    x.Where = "Worker.cs:341 Interlocked.MemoryBarrier()";
+                    x.Where = "Worker.StandBy [S2] Interlocked.MemoryBarrier()";
                     x.Fence();
                 }
 
                 x.Pc = 3;
                 return;
             case 3:
-                x.Where = "Worker.cs:342 if (_cpu.Order (Volatile.Read)";
+                x.Where = "Worker.StandBy [S3] if (_cpu.Order (Volatile.Read)";
                 x[1] = LoadOrder(x, cpu);
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:342 .IsPending";
+                x.Where = "Worker.StandBy [S3] .IsPending";
                 x.Pc = LoadPending(x, x[1]) != 0 ? 8 : 5;
                 return;
             case 5:
-                x.Where = "Worker.cs:342 || _pool.StopRequested";
+                x.Where = "Worker.StandBy [S3] || _pool.StopRequested";
                 x.Pc = x.Load(_stop) != 0 ? 8 : 6;
                 return;
             case 6:
-                x.Where = "Worker.cs:342 || IsServer)";
+                x.Where = "Worker.StandBy [S3] || IsServer)";
                 x.Pc = LoadServer(x, cpu) == x.Thread ? 8 : StandByWait;
                 return;
             case 8:
-                x.Where = "Worker.cs:345 if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby) (cancel)";
+                x.Where = "Worker.StandBy [S4] if (Interlocked.CompareExchange(ref _state, Awake, Standby) != Standby) (cancel)";
                 x.Pc = x.CompareExchange(me.State, Awake, Standby) != Standby ? StandByWait : 10;
                 return;
             case StandByWait:
-                x.Where = "Worker.cs:347/352 _wake.Wait()";
+                x.Where = "Worker.StandBy [S4] _wake.Wait()";
                 x.Wait(me.Semaphore);
                 if (!x.IsBlocked && x.Peek(me.State) != Awake)
                 {
-                    x.Fail("Debug.Assert(state == Awake) fails (Worker.cs:355): a standby released while not claimed");
+                    x.Fail("Debug.Assert(state == Awake) fails (Worker.StandBy [S4]): a standby released while not claimed");
                 }
 
                 x.Pc = 10;
                 return;
             case 10:
-                x.Where = "Worker.cs:356-359 if (IsServer) return true (made the server again by a swap back)";
+                x.Where = "Worker.Retire if (IsServer) return true (made the server again by a swap back)";
                 if (LoadServer(x, cpu) == x.Thread)
                 {
                     x.Return(1);
@@ -1730,7 +1730,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 11;
                 return;
             case 11:
-                x.Where = "Worker.cs:361 if (_pool.StopRequested) return false";
+                x.Where = "Worker.Retire if (_pool.StopRequested) return false";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -1739,7 +1739,7 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 12;
                 return;
             case 12:
-                x.Where = "Worker.cs:366 if (WatchMove())";
+                x.Where = "Worker.Retire -> Watch if (Watch())";
                 x.Call(WatchMove, returnPc: 13);
                 return;
             default:
@@ -1754,14 +1754,14 @@ internal sealed class WorkerPoolModel : Model
         }
     }
 
-    // Worker.cs:378-424, WatchMove. Returns 1 when this worker took the CPU over. Locals: 1 order, 2 server.
+    // Worker.Watch and TakeOver ([W1]-[W3]). Returns 1 when this worker took the CPU over. Locals: 1 order, 2 server.
     private void RunWatchMove(Execution x, int pc)
     {
         int cpu = CpuOf(x.Thread);
         switch (pc)
         {
             case 0:
-                x.Where = "Worker.cs:380 while (!_pool.StopRequested)";
+                x.Where = "Worker.Watch [W1] while (!_pool.StopRequested)";
                 if (x.Load(_stop) != 0)
                 {
                     throw new InvalidOperationException("The pool model never stops.");
@@ -1770,12 +1770,12 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 1;
                 return;
             case 1:
-                x.Where = "Worker.cs:382 order = _cpu.Order (Volatile.Read)";
+                x.Where = "Worker.Watch [W1] order = _cpu.Order (Volatile.Read)";
                 x[1] = LoadOrder(x, cpu);
                 x.Pc = 2;
                 return;
             case 2:
-                x.Where = "Worker.cs:383-386 if (!order.IsPending) return false";
+                x.Where = "Worker.Watch [W1] if (!order.IsPending) return false";
                 if (LoadPending(x, x[1]) == 0)
                 {
                     x.Return(0);
@@ -1785,20 +1785,20 @@ internal sealed class WorkerPoolModel : Model
                 x.Pc = 3;
                 return;
             case 3:
-                x.Where = "Worker.cs:388 server = _cpu.Server (Volatile.Read)";
+                x.Where = "Worker.Watch [W1] server = _cpu.Server (Volatile.Read)";
                 x[2] = LoadServer(x, cpu);
                 x.Pc = 4;
                 return;
             case 4:
-                x.Where = "Worker.cs:389-391 serial = Volatile.Read(ref server._taskSerial); if ((serial & 1) != 0)";
+                x.Where = "Worker.Watch [W1] serial = Volatile.Read(ref server._taskSerial); if ((serial & 1) != 0)";
                 x.Pc = (x.Load(_workers[x[2]].Serial) & 1) != 0 ? 5 : 9;
                 return;
             case 5:
-                x.Where = "Worker.cs:393 if (ReferenceEquals(server.Queues, order.Home))";
+                x.Where = "Worker.Watch [W1] if (ReferenceEquals(server.Queues, order.Home))";
                 x.Pc = x.Load(_workers[x[2]].Queues) == _orderHome[x[1]] ? 6 : 7;
                 return;
             case 6:
-                x.Where = "Worker.cs:396-397 order.Arrive(); return false (a move back: the CPU serves the home already)";
+                x.Where = "Worker.Watch [W1] order.Arrive(); return false (a move back: the CPU serves the home already)";
                 Arrive(x, x[1]);
                 x.Pc = 12;
                 return;
@@ -1806,23 +1806,23 @@ internal sealed class WorkerPoolModel : Model
                 x.Return(0);
                 return;
             case 7:
-                x.Where = "Worker.cs:400-401 if (now - server._taskStartedAt >= HandoverThreshold)";
+                x.Where = "Worker.Watch [W1] if (now - server._taskStartedAt >= HandoverThreshold)";
                 x.Pc = x.Choose("the server's task has run for the handover threshold") ? 8 : 9;
                 return;
             case 8:
                 if ((_mutation & PoolMutation.TakeOverWithoutCas) != 0)
                 {
-                    x.Where = "CpuSlot.cs:536 MUTATED: TryTakeOver: Volatile.Write(ref _server, standby) (no CAS)";
+                    x.Where = "CpuSlot.TryTakeOver [W2] MUTATED: TryTakeOver: Volatile.Write(ref _server, standby) (no CAS)";
                     x.Store(_cpuCells[cpu].Server, x.Thread);
                     x.Pc = 10;
                     return;
                 }
 
-                x.Where = "Worker.cs:403, CpuSlot.cs:536 TryTakeOver: Interlocked.CompareExchange(ref _server, standby, server) != server";
+                x.Where = "Worker.TakeOver, CpuSlot.TryTakeOver [W2]: Interlocked.CompareExchange(ref _server, standby, server) != server";
                 x.Pc = x.CompareExchange(_cpuCells[cpu].Server, x.Thread, x[2]) == x[2] ? 10 : 0;
                 return;
             case 9:
-                x.Where = "Worker.cs:414-420 Thread.Sleep(rest of the threshold); look again";
+                x.Where = "Worker.Watch Thread.Sleep(rest of the threshold); look again";
                 x.Pc = 0;
                 return;
             case 10:
@@ -1832,11 +1832,11 @@ internal sealed class WorkerPoolModel : Model
                     return;
                 }
 
-                x.Where = "Worker.cs:407 server.TryWake() (the old server may have parked in its set)";
+                x.Where = "Worker.TakeOver [W3] server.TryWake() (the old server may have parked in its set)";
                 x.Call(TryWake, returnPc: 11, x[2]);
                 return;
             default:
-                x.Where = "Worker.cs:408 return true";
+                x.Where = "Worker.TakeOver [W3] return true";
                 x.Return(1);
                 return;
         }

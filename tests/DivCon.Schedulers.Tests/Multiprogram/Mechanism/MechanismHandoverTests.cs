@@ -125,8 +125,9 @@ public sealed class MechanismHandoverTests
         using var scheduler = MechanismSchedulers.Unpinned(workers);
         var random = new Random(seed);
         ProgramTaskScheduler[] programs = [.. Enumerable.Range(0, programCount).Select(i => scheduler.Register($"p{i}"))];
-        var ledgers = programs.Select(p => new MixedLedger(p)).ToArray();
-        foreach (MixedLedger ledger in ledgers)
+        // Spawners and leaves where one leaf in 128 is long (10 ms), the rest short.
+        var ledgers = programs.Select(p => new TaskLedger(p, spinPerLeaf: 200, spawners: 40, leavesPerSpawner: 200, longLeafEvery: 128)).ToArray();
+        foreach (TaskLedger ledger in ledgers)
         {
             ledger.Start();
         }
@@ -151,15 +152,15 @@ public sealed class MechanismHandoverTests
                 AssertOneServerPerCpuAndTwoThreadsEach(scheduler);
             }
 
-            Thread.Sleep(1);
+            all.Wait(TimeSpan.FromMilliseconds(1)); // Paces the changes; returns at once when every program is done.
         }
 
         Assert.True(all.IsCompleted, $"Not every program finished within {TestSchedulers.Timeout} ({changes} changes).");
-        foreach (MixedLedger ledger in ledgers)
+        foreach (TaskLedger ledger in ledgers)
         {
             Assert.Equal(0, ledger.Duplicates);
             Assert.Equal(0, ledger.ThreadChanges);
-            Assert.Equal(MixedLedger.Leaves, ledger.RanCount);
+            Assert.Equal(ledger.LeafCount, ledger.RanCount);
             Assert.Empty(ledger.ForeignThreads);
         }
 
@@ -257,89 +258,5 @@ public sealed class MechanismHandoverTests
             Assert.Contains(cpu.Server, cpu.Workers);
             Assert.All(cpu.Workers, w => Assert.Same(cpu, w.Cpu));
         });
-    }
-
-    /// <summary>
-    /// A program of spawners and leaves where one leaf in 128 is long (it spins for 10 ms), the rest short. Every leaf
-    /// claims a flag (exactly once), checks its thread at start and end, and that it runs on a worker of the pool.
-    /// </summary>
-    private sealed class MixedLedger(ProgramTaskScheduler program)
-    {
-        public const int Spawners = 40;
-        public const int LeavesPerSpawner = 200;
-        public const int Leaves = Spawners * LeavesPerSpawner;
-
-        private readonly int[] _ran = new int[Leaves];
-        private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        private int _duplicates;
-        private int _threadChanges;
-        private int _remaining = Leaves;
-
-        public Task Done => _done.Task;
-
-        public int Duplicates => Volatile.Read(ref _duplicates);
-
-        public int ThreadChanges => Volatile.Read(ref _threadChanges);
-
-        public int RanCount => _ran.Count(r => Volatile.Read(ref r) == 1);
-
-        public ConcurrentBag<string> ForeignThreads { get; } = [];
-
-        public void Start()
-        {
-            for (int s = 0; s < Spawners; s++)
-            {
-                Task.Factory.StartNew(Spawner, s, CancellationToken.None, TaskCreationOptions.None, program);
-            }
-        }
-
-        private void Spawner(object? state)
-        {
-            int first = (int)state! * LeavesPerSpawner;
-            for (int i = 0; i < LeavesPerSpawner; i++)
-            {
-                Task.Factory.StartNew(Leaf, first + i, CancellationToken.None, TaskCreationOptions.None, TaskScheduler.Current);
-            }
-        }
-
-        private void Leaf(object? state)
-        {
-            int index = (int)state!;
-            int threadAtStart = Environment.CurrentManagedThreadId;
-            if (Worker.Current is not { } worker || !program.Scheduler.OwnsPool(worker.Pool))
-            {
-                ForeignThreads.Add(Thread.CurrentThread.Name ?? $"thread {threadAtStart}");
-            }
-
-            // Interlocked: the flag says whether some earlier run already claimed this index.
-            if (Interlocked.Exchange(ref _ran[index], 1) != 0)
-            {
-                Interlocked.Increment(ref _duplicates);
-            }
-
-            if (index % 128 == 0)
-            {
-                var spin = Stopwatch.StartNew();
-                while (spin.ElapsedMilliseconds < 10)
-                {
-                    Thread.SpinWait(50);
-                }
-            }
-            else
-            {
-                Thread.SpinWait(200);
-            }
-
-            if (Environment.CurrentManagedThreadId != threadAtStart)
-            {
-                Interlocked.Increment(ref _threadChanges);
-            }
-
-            // Interlocked: the last leaf to finish completes the ledger.
-            if (Interlocked.Decrement(ref _remaining) == 0)
-            {
-                _done.SetResult();
-            }
-        }
     }
 }
