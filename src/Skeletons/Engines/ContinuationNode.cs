@@ -498,24 +498,27 @@ internal sealed class ContinuationNode<TProblem, TResult>
     /// <summary>
     /// How many of this node's <paramref name="count"/> children one task runs: 1 (a task each) unless the run's
     /// time-based rule predicts a child's subtree cheaper than the minimum task cost, then enough siblings for one
-    /// task to reach it. Only for programs without sizes, whose siblings share one prediction (that of their depth).
+    /// task to reach it. Siblings share one prediction: that of their depth, and for a program that reports sizes,
+    /// of an equal share of this node's size (exact for the halving loops, an average otherwise).
     /// </summary>
     /// <remarks>
     /// Without it a node whose subtree is worth a task (predicted above the minimum cost) starts a task per child
     /// however cheap the child: a wide tree whose cost falls below the bound between two levels (a backtracking
-    /// search) ran most of its tasks for children of a few microseconds. Grouping keeps each task at about the
-    /// minimum cost, as the bound intends, and still leaves the siblings' batches to other workers.
+    /// search) ran most of its tasks for children of a few microseconds, and a nested loop's last level of tasks held
+    /// pieces below the bound. Grouping keeps each task at about the minimum cost, as the bound intends, and still
+    /// leaves the other batches to other workers.
     /// </remarks>
     private int SiblingsPerTask(RunContext<TProblem, TResult> run, int count)
     {
         var granularity = run.Granularity;
         // The last batch runs on this thread, a few frames deeper: not when the stack runs short.
-        if (count < 2 || run.ReportsSizes || granularity.Rule != InlineRule.ByTime || !HasStackForInline())
+        if (count < 2 || granularity.Rule != InlineRule.ByTime || !HasStackForInline())
         {
             return 1;
         }
 
-        long predicted = granularity.Costs!.PredictSubtree(_depth + 1, -1);
+        long childSize = _size >= 0 ? Math.Max(_size / count, 1) : -1;
+        long predicted = granularity.Costs!.PredictSubtree(_depth + 1, childSize);
         if (predicted >= granularity.MinimumTicks)
         {
             // Worth a task each (or unknown, which includes CostEstimator.Unknown).

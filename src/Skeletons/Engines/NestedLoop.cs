@@ -134,11 +134,16 @@ internal static class NestedLoop
         return new ValueTask<TResult>(program.RunAsync(problem, options, cancellationToken));
     }
 
+    /// <summary>
+    /// Whether the loop is predicted cheaper than two tasks' minimum cost: below that a run could not cut it into two
+    /// pieces each worth a task (its halves would run as one batch, see <c>ContinuationNode.SiblingsPerTask</c>), so
+    /// it would only add a task, its root, to the same sequential pass.
+    /// </summary>
     private static bool IsCheap(LeafCostMemory memory, long size, TimeSpan minimumTaskCost)
     {
         double perUnit = memory.CostPerUnit;
         return !double.IsPositiveInfinity(perUnit)
-            && perUnit * size < minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
+            && perUnit * size < 2 * minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
     }
 
     private static ValueTask<TResult> RunInline<TProblem, TResult>(
