@@ -36,8 +36,8 @@ public static partial class DivideAndConquer
     /// <param name="cancellationToken">Stops the loop's run.</param>
     /// <returns>
     /// A task that completes when every index is done. When the loop's remembered cost per index (the last
-    /// measurement of this code) predicts less than the granularity's <see cref="Granularity.MinimumTaskCost"/> for the
-    /// whole range, the loop runs sequentially on the calling thread and the task is already complete (no task, no
+    /// measurement of this code) predicts less than twice the granularity's <see cref="Granularity.MinimumTaskCost"/>
+    /// for the whole range (too little for two tasks), the loop runs sequentially on the calling thread and the task is already complete (no task, no
     /// run); otherwise it is a run of a divide-and-conquer program that halves the range while the automatic
     /// granularity says so (leaves at most <see cref="Granularity.MaximumTaskDuration"/> long, subtrees predicted
     /// cheap inline). A loop run inline calls no observer.
@@ -120,7 +120,7 @@ public static partial class DivideAndConquer
     /// halved (<paramref name="split"/>) while the automatic granularity says so, each piece is mapped, and the pieces'
     /// results are reduced in order. Like <see cref="ForAsync"/>, it runs inline (a single <paramref name="map"/> of the
     /// whole problem on the calling thread, an already completed task) when its remembered cost per unit of size
-    /// predicts less than the minimum task cost, and otherwise as a run on the caller's scheduler.
+    /// predicts less than twice the minimum task cost, and otherwise as a run on the caller's scheduler.
     /// </summary>
     /// <typeparam name="TProblem">The problem: an index range, a slice of arrays, a block of a matrix...</typeparam>
     /// <typeparam name="TResult">The mapped and reduced result.</typeparam>

@@ -1,6 +1,7 @@
 using System.Numerics;
 using DivCon.Bench.Bots.Kernels;
 using DivCon.Schedulers;
+using DivCon.Skeletons;
 
 namespace DivCon.Bench.Bots.Tests;
 
@@ -96,6 +97,40 @@ public sealed class KernelTests : IDisposable
         var nested = new DivCon.Skeletons.PhaseAggregator();
         await Runner.RunOnceAsync(fft, Variant.DivConWorkStealing, _workStealing, nested);
         Assert.True(nested.TaskNodes + nested.InlineNodes >= 63, $"{nested.TaskNodes} task + {nested.InlineNodes} inline nodes");
+    }
+
+    [Fact]
+    public async Task Fft_nested_loops_run_no_more_task_nodes_than_the_sequential_loops_once_their_cost_is_known()
+    {
+        // Every node of the recursion a task, so that both forms have the same 63 whatever the timing; the nested loops
+        // keep their default granularity. At 4,096 points a loop has at most 2,048 indexes (microseconds): once its
+        // lambda's cost is known, every closure of it runs inline and adds no task node; a loop that split, or a cost
+        // not shared between closures, would add some. Preemption can inflate one measurement and send one loop to a
+        // run (which measures again), hence the fewest of three runs.
+        var fft = new FftKernel(4096);
+        var options = DivideAndConquerOptions.Default with { Scheduler = _workStealing, Granularity = Granularity.EveryNodeATask };
+
+        async Task<(long TaskNodes, ulong Digest)> CountAsync(Variant variant)
+        {
+            var observer = new PhaseAggregator();
+            fft.Reset();
+            await fft.RunAsync(variant, options with { Observer = observer }).WaitAsync(TimeSpan.FromSeconds(60));
+            return (observer.TaskNodes, fft.Checksum());
+        }
+
+        var sequentialLoops = await CountAsync(Variant.DivConSeqLoops);
+        Assert.Equal(63, sequentialLoops.TaskNodes);
+
+        await CountAsync(Variant.DivConWorkStealing);
+        long fewest = long.MaxValue;
+        for (int i = 0; i < 3; i++)
+        {
+            var nested = await CountAsync(Variant.DivConWorkStealing);
+            Assert.Equal(sequentialLoops.Digest, nested.Digest);
+            fewest = Math.Min(fewest, nested.TaskNodes);
+        }
+
+        Assert.True(fewest <= sequentialLoops.TaskNodes, $"nested loops: {fewest} task nodes, sequential loops: {sequentialLoops.TaskNodes}");
     }
 
     [Fact]

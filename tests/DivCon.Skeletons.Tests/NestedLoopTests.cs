@@ -71,6 +71,77 @@ public sealed class NestedLoopTests
     }
 
     [Fact]
+    public async Task Without_a_key_new_closures_of_one_lambda_share_the_learned_cost()
+    {
+        var totals = new long[8];
+
+        // The first loop measures the lambda's cost; the later ones, each a new closure over another slot, find it.
+        await Loop(0).AsTask().WaitAsync(TestTimeouts.Generous);
+        var later = new bool[totals.Length];
+        for (int k = 1; k < totals.Length; k++)
+        {
+            var loop = Loop(k);
+            later[k] = loop.IsCompletedSuccessfully;
+            await loop;
+        }
+
+        Assert.All(totals, t => Assert.Equal(64L * 63 / 2, t));
+        int inlineCalls = later.Skip(1).Count(inline => inline);
+        Assert.True(inlineCalls >= 5, $"{inlineCalls} of 7 loops of 64 cheap indexes ran inline");
+
+        ValueTask Loop(int k) => DivideAndConquer.ForAsync(0, 64, i => Interlocked.Add(ref totals[k], i));
+    }
+
+    [Fact]
+    public void The_cost_of_a_lambda_is_one_memory_for_all_its_closures_and_the_same_as_by_reflection()
+    {
+        Action<int> first = Closure(new int[1]);
+        Action<int> second = Closure(new int[1]);
+        Assert.NotSame(first, second);
+        Assert.NotSame(first.Target, second.Target);
+
+        var memory = Engines.LoopCosts.For(first, key: null);
+
+        // Asked again (the cached path), from another closure, and through the method (reflection): one memory.
+        Assert.Same(memory, Engines.LoopCosts.For(first, key: null));
+        Assert.Same(memory, Engines.LoopCosts.For(second, key: null));
+        Assert.Same(memory, Engines.LoopCosts.ForMethod(second));
+
+        // What one closure's loop learns, the next closure's finds.
+        memory.Remember(123.0);
+        Assert.Equal(123.0, Engines.LoopCosts.For(Closure(new int[1]), key: null).CostPerUnit);
+
+        static Action<int> Closure(int[] total) => i => total[0] += i;
+    }
+
+    [Fact]
+    public void Different_code_gets_different_memories_static_methods_and_combined_delegates_included()
+    {
+        int[] total = new int[1];
+        Action<int> one = i => total[0] += i;
+        Action<int> other = i => total[0] -= i;
+        Action<int> staticOne = AddNothing;
+        Action<int> staticOther = SubtractNothing;
+        var memories = new[] { one, other, staticOne, staticOther }.Select(code => Engines.LoopCosts.For(code, key: null)).ToArray();
+        Assert.Equal(memories.Length, memories.Distinct().Count());
+
+        // Static methods: each delegate created anew still finds its method's memory.
+        Assert.Same(memories[2], Engines.LoopCosts.For(new Action<int>(AddNothing), key: null));
+        Assert.Same(memories[3], Engines.LoopCosts.For(new Action<int>(SubtractNothing), key: null));
+
+        // A combined delegate is keyed by its last method (Delegate.Method), never by the shared invocation stub.
+        var combined = (Action<int>)Delegate.Combine(one, staticOther);
+        var otherCombined = (Action<int>)Delegate.Combine(other, staticOne);
+        Assert.Same(memories[3], Engines.LoopCosts.For(combined, key: null));
+        Assert.Same(memories[2], Engines.LoopCosts.For(otherCombined, key: null));
+        Assert.Same(memories[3], Engines.LoopCosts.For(combined, key: null));
+    }
+
+    private static void AddNothing(int index) => GC.KeepAlive(index);
+
+    private static void SubtractNothing(int index) => GC.KeepAlive(-index);
+
+    [Fact]
     public async Task A_loop_with_a_large_remembered_cost_runs_in_parallel_on_the_callers_scheduler()
     {
         using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "loop");

@@ -1,4 +1,5 @@
 using System.CommandLine;
+using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Running;
 
 namespace DivCon.Harness.Cli;
@@ -30,7 +31,14 @@ public static class BenchCommand
     /// <returns>0.</returns>
     public static int Run(string[] arguments)
     {
-        BenchmarkSwitcher.FromAssembly(typeof(BenchCommand).Assembly).Run(arguments);
+        BenchmarkSwitcher.FromAssembly(typeof(BenchCommand).Assembly).Run(arguments, ManualConfig.Create(DefaultConfig.Instance).WithBuildTimeout(BuildTimeout));
         return 0;
     }
+
+    /// <summary>
+    /// How long BenchmarkDotNet may take to build the project it generates before a run. Its default (2 minutes) is
+    /// shorter than that build of the harness and its libraries takes on a 2-CPU machine that is also building
+    /// something else: the run then measured nothing ("failed to build the auto-generated boilerplate code").
+    /// </summary>
+    public static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(15);
 }

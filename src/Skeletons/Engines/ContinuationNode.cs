@@ -122,7 +122,11 @@ internal sealed class ContinuationNode<TProblem, TResult>
         Task.Factory.StartNew(step, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _run.Scheduler);
 
     /// <summary>The node's task: decide, then execute (leaf) or split and spawn (internal node).</summary>
-    private void Process()
+    /// <param name="ownTask">
+    /// Whether the node runs as a task of its own (counted as a task node); false for a sibling run by a
+    /// <see cref="SiblingBatch"/> after the first, or by its parent's task (counted as an inline node).
+    /// </param>
+    private void Process(bool ownTask = true)
     {
         var run = _run;
         if (run.ShouldStop())
@@ -131,7 +135,15 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        run.CountTaskNode();
+        if (ownTask)
+        {
+            run.CountTaskNode();
+        }
+        else
+        {
+            run.CountInlineNodes(1);
+        }
+
         // The run's granularity is current on this thread while the node calls the program (a granular program's
         // should-split reads it); restored after, for whatever this thread runs next.
         var previous = RunGranularity.Enter(run.Granularity);
@@ -422,13 +434,34 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         // Plain writes: each child task is queued after them, and queueing a task is a full fence (the scheduler
-        // publishes the task through an interlocked queue), so every child sees the array and the count.
+        // publishes the task through an interlocked queue), so every child sees the array and the count. Children
+        // run by this thread (an inline subtree, or the last batch below) see them in program order.
         _results = new TResult[count];
         _pending = count;
 
+        int perTask = _subtreeInline ? 1 : SiblingsPerTask(run, count);
         int spawned = 0;
         try
         {
+            if (perTask > 1)
+            {
+                // Children predicted cheaper than a task: a task per batch of them, and the last batch on this thread.
+                while (spawned < count && !run.ShouldStop())
+                {
+                    int end = Math.Min(spawned + perTask, count);
+                    if (end == count)
+                    {
+                        int first = spawned;
+                        spawned = count;
+                        RunSiblings(subproblems!, first, count, firstOwnTask: false);
+                        break;
+                    }
+
+                    new SiblingBatch(this, subproblems!, spawned, end).Start();
+                    spawned = end;
+                }
+            }
+
             for (; spawned < count; spawned++)
             {
                 // Checked before every spawn: a failed or cancelled run starts nothing new.
@@ -472,6 +505,82 @@ internal sealed class ContinuationNode<TProblem, TResult>
                 ScheduleMerge();
             }
         }
+    }
+
+    /// <summary>
+    /// How many of this node's <paramref name="count"/> children one task runs: 1 (a task each) unless the run's
+    /// time-based rule predicts a child's subtree cheaper than the minimum task cost, then enough siblings for one
+    /// task to reach it. Siblings share one prediction: that of their depth, and for a program that reports sizes,
+    /// of an equal share of this node's size (exact for the halving loops, an average otherwise).
+    /// </summary>
+    /// <remarks>
+    /// Without it a node whose subtree is worth a task (predicted above the minimum cost) starts a task per child
+    /// however cheap the child: a wide tree whose cost falls below the bound between two levels (a backtracking
+    /// search) ran most of its tasks for children of a few microseconds, and a nested loop's last level of tasks held
+    /// pieces below the bound. Grouping keeps each task at about the minimum cost, as the bound intends, and still
+    /// leaves the other batches to other workers.
+    /// </remarks>
+    private int SiblingsPerTask(RunContext<TProblem, TResult> run, int count)
+    {
+        var granularity = run.Granularity;
+        // The last batch runs on this thread, a few frames deeper: not when the stack runs short.
+        if (count < 2 || granularity.Rule != InlineRule.ByTime || !HasStackForInline())
+        {
+            return 1;
+        }
+
+        long childSize = _size >= 0 ? Math.Max(_size / count, 1) : -1;
+        long predicted = granularity.Costs!.PredictSubtree(_depth + 1, childSize);
+        if (predicted >= granularity.MinimumTicks)
+        {
+            // Worth a task each (or unknown, which includes CostEstimator.Unknown).
+            return 1;
+        }
+
+        return (int)Math.Min(count, (granularity.MinimumTicks / Math.Max(predicted, 1)) + 1);
+    }
+
+    /// <summary>
+    /// Runs children [<paramref name="start"/>, <paramref name="end"/>) one after the other on this thread, each as
+    /// its own node (its decision, its report); the first counts as a task node when <paramref name="firstOwnTask"/>.
+    /// If the program's list throws, the run fails and the children not created are accounted for at once (they will
+    /// never report), so the parent's countdown still reaches zero.
+    /// </summary>
+    private void RunSiblings(IReadOnlyList<TProblem> subproblems, int start, int end, bool firstOwnTask)
+    {
+        var run = _run;
+        for (int i = start; i < end; i++)
+        {
+            ContinuationNode<TProblem, TResult> child;
+            try
+            {
+                child = new ContinuationNode<TProblem, TResult>(run, this, i, subproblems[i], _depth + 1);
+            }
+            catch (Exception e)
+            {
+                run.Fail(e);
+                if (Interlocked.Add(ref _pending, i - end) == 0)
+                {
+                    ScheduleMerge();
+                }
+
+                return;
+            }
+
+            child.Process(ownTask: firstOwnTask && i == start);
+        }
+    }
+
+    /// <summary>A task that runs a batch of cheap siblings (see <see cref="SiblingsPerTask"/>).</summary>
+    private sealed class SiblingBatch(ContinuationNode<TProblem, TResult> parent, IReadOnlyList<TProblem> subproblems, int start, int end)
+    {
+        private static readonly Action<object?> s_run = static state => ((SiblingBatch)state!).Run();
+
+        /// <summary>Queues the batch on the run's scheduler; throws if the scheduler refuses it (nothing of it ran).</summary>
+        public void Start() =>
+            Task.Factory.StartNew(s_run, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, parent._run.Scheduler);
+
+        private void Run() => parent.RunSiblings(subproblems, start, end, firstOwnTask: true);
     }
 
     /// <summary>The merge task: combine the children's results (or just report upwards if the run stopped).</summary>

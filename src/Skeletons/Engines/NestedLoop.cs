@@ -14,6 +14,12 @@ namespace DivCon.Skeletons.Engines;
 /// an explicit key object (held weakly). A value is one double written and read whole (see
 /// <see cref="LeafCostMemory"/>): concurrent loops overwrite each other's measurement of the same code, and a foreign or
 /// stale value only moves where a loop is cut or whether it runs inline, never what it computes.
+/// <para>Finding the method of a delegate (<see cref="Delegate.Method"/>) is a reflection lookup that a node's new
+/// closure repeats on every call, about as long as the rest of an inline loop's overhead. On .NET the memory is
+/// therefore looked up first by the delegate's code pointers (read from the delegate, no reflection), which every
+/// closure of one lambda shares; only a pointer pair not seen before goes through the method, so two pairs of one
+/// method (different stubs) still share its memory. A pair could be reused only by code loaded after a collectible
+/// assembly was unloaded, which would then start from the unloaded code's cost: a prediction, never a result.</para>
 /// </remarks>
 internal static class LoopCosts
 {
@@ -22,9 +28,60 @@ internal static class LoopCosts
 
     /// <summary>The memory of <paramref name="key"/>, or of <paramref name="code"/>'s method when the key is null.</summary>
     public static LeafCostMemory For(Delegate code, object? key) =>
-        key is null
-            ? s_byCode.GetOrAdd(code.Method.MethodHandle.Value, static _ => new LeafCostMemory())
-            : s_byKey.GetValue(key, static _ => new LeafCostMemory());
+        key is null ? ForCode(code) : s_byKey.GetValue(key, static _ => new LeafCostMemory());
+
+    /// <summary>The memory of <paramref name="code"/>'s method, found by reflection (the slow path).</summary>
+    internal static LeafCostMemory ForMethod(Delegate code) =>
+        s_byCode.GetOrAdd(code.Method.MethodHandle.Value, static _ => new LeafCostMemory());
+
+#if NET8_0_OR_GREATER
+    // The delegate's entry point, and for a static method the real target behind the shuffle thunk in _methodPtr.
+    private static readonly ConcurrentDictionary<(IntPtr Code, IntPtr Auxiliary), LeafCostMemory> s_byEntryPoint = new();
+
+    // 0: not tried yet, 1: the runtime's delegates have the fields, -1: they do not (another runtime): reflection only.
+    private static int s_entryPoints;
+
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_invocationList")]
+    private static extern ref object? InvocationList(MulticastDelegate code);
+
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_methodPtr")]
+    private static extern ref IntPtr MethodPointer(Delegate code);
+
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_methodPtrAux")]
+    private static extern ref IntPtr AuxiliaryMethodPointer(Delegate code);
+
+    private static LeafCostMemory ForCode(Delegate code)
+    {
+        if (Volatile.Read(ref s_entryPoints) >= 0 && EntryPointOf(code) is { } entryPoint)
+        {
+            return s_byEntryPoint.TryGetValue(entryPoint, out var memory)
+                ? memory
+                : s_byEntryPoint.GetOrAdd(entryPoint, ForMethod(code));
+        }
+
+        return ForMethod(code);
+    }
+
+    private static (IntPtr Code, IntPtr Auxiliary)? EntryPointOf(Delegate code)
+    {
+        try
+        {
+            // A combined delegate's pointers are its invocation stub's, the same for every combination: by reflection.
+            bool single = code is not MulticastDelegate multicast || InvocationList(multicast) is null;
+            var entryPoint = (MethodPointer(code), AuxiliaryMethodPointer(code));
+            Volatile.Write(ref s_entryPoints, 1);
+            return single && entryPoint.Item1 != IntPtr.Zero ? entryPoint : null;
+        }
+        catch (MissingFieldException)
+        {
+            // A runtime whose delegates are laid out differently (NativeAOT, Mono): reflection from now on.
+            Volatile.Write(ref s_entryPoints, -1);
+            return null;
+        }
+    }
+#else
+    private static LeafCostMemory ForCode(Delegate code) => ForMethod(code);
+#endif
 }
 
 /// <summary>
@@ -77,11 +134,16 @@ internal static class NestedLoop
         return new ValueTask<TResult>(program.RunAsync(problem, options, cancellationToken));
     }
 
+    /// <summary>
+    /// Whether the loop is predicted cheaper than two tasks' minimum cost: below that a run could not cut it into two
+    /// pieces each worth a task (its halves would run as one batch, see <c>ContinuationNode.SiblingsPerTask</c>), so
+    /// it would only add a task, its root, to the same sequential pass.
+    /// </summary>
     private static bool IsCheap(LeafCostMemory memory, long size, TimeSpan minimumTaskCost)
     {
         double perUnit = memory.CostPerUnit;
         return !double.IsPositiveInfinity(perUnit)
-            && perUnit * size < minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
+            && perUnit * size < 2 * minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
     }
 
     private static ValueTask<TResult> RunInline<TProblem, TResult>(
