@@ -94,6 +94,55 @@ internal sealed class StarvationGuard
     /// <returns>The sum.</returns>
     public double Service(ProgramId id) => _service.GetValueOrDefault(id);
 
+    /// <summary>
+    /// With no more busy programs than cores, a policy that splits by something other than the queues (equal or
+    /// proportional shares with more programs than cores) may still leave a busy program without a core while an idle
+    /// one holds some: without lending nobody would ever serve it. Each such program gets one core, taken from the
+    /// program holding the most cores beyond what it needs (an idle one needs none, a busy one one).
+    /// </summary>
+    private static AllocationDecision Fill(AllocationDecision decision, List<int> busy)
+    {
+        var cores = decision.Cores.ToArray();
+        var isBusy = new bool[cores.Length];
+        foreach (int b in busy)
+        {
+            isBusy[b] = true;
+        }
+
+        var note = new StringBuilder();
+        foreach (int b in busy)
+        {
+            if (cores[b] > 0)
+            {
+                continue;
+            }
+
+            int donor = -1;
+            for (int i = 0; i < cores.Length; i++)
+            {
+                int spare = cores[i] - (isBusy[i] ? 1 : 0);
+                if (spare > 0 && (donor < 0 || spare > cores[donor] - (isBusy[donor] ? 1 : 0)))
+                {
+                    donor = i;
+                }
+            }
+
+            if (donor < 0)
+            {
+                break; // cannot happen with busy <= cores; kept as a guard
+            }
+
+            cores[donor]--;
+            cores[b]++;
+            note.Append(note.Length == 0 ? "; starvation guard: " : ", ")
+                .Append(decision.Snapshot.Programs[b].Id).Append(" from ").Append(decision.Snapshot.Programs[donor].Id);
+        }
+
+        return note.Length == 0
+            ? decision
+            : new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
+    }
+
     private AllocationDecision Correct(AllocationDecision decision)
     {
         IReadOnlyList<ProgramState> programs = decision.Snapshot.Programs;
@@ -110,7 +159,7 @@ internal sealed class StarvationGuard
 
         if (holders.Count + waiting.Count <= coreCount)
         {
-            return decision;
+            return Fill(decision, [.. holders, .. waiting]);
         }
 
         if (holders.Count > coreCount)
