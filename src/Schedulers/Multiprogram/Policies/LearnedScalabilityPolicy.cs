@@ -150,7 +150,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     {
         int m = cores.Length;
         int n = snapshot.CoreCount;
-        Array.Clear(cores);
+        Array.Clear(cores, 0, cores.Length);
         int remaining = n;
         if (n >= m)
         {
