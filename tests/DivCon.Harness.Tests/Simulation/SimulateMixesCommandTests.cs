@@ -1,4 +1,5 @@
 using DivCon.Harness.Tests.Cli;
+using DivCon.Simulator;
 using DivCon.Skeletons.Tracing;
 
 namespace DivCon.Harness.Tests.Simulation;
@@ -57,8 +58,8 @@ public sealed class SimulateMixesCommandTests : IDisposable
 
         string[] outcomes = File.ReadAllLines(Path.Combine(folder, "outcomes.csv"));
         Assert.Equal("mix,cores,scheme,stp,antt,worst_ntt,moves_per_s,handovers_per_s", outcomes[0]);
-        Assert.Equal(1 + (3 * 2 * 7), outcomes.Length);
-        Assert.Equal(1 + (2 * 7), File.ReadAllLines(Path.Combine(folder, "aggregate.csv")).Length);
+        Assert.Equal(1 + (3 * 2 * SimulatedSchemes.All.Count), outcomes.Length);
+        Assert.Equal(1 + (2 * SimulatedSchemes.All.Count), File.ReadAllLines(Path.Combine(folder, "aggregate.csv")).Length);
         string summary = File.ReadAllText(Path.Combine(folder, "summary.md"));
         Assert.Contains("## 4 cores: 3 generated mixes", summary, StringComparison.Ordinal);
         Assert.Contains("geo-mean STP / best other", summary, StringComparison.Ordinal);
