@@ -137,12 +137,17 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     }
 
     /// <inheritdoc />
-    /// <remarks>Never certain: the estimates change at every observation, and the climb is cheap (O(n m)).</remarks>
+    /// <remarks>
+    /// Certain only for a single program that was alone before too (it holds every core whatever the estimate);
+    /// otherwise the estimates change at every observation, and the climb is cheap (O(n m)).
+    /// </remarks>
     public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous)
     {
         ArgumentNullException.ThrowIfNull(current);
         ArgumentNullException.ThrowIfNull(previous);
-        return false;
+        var before = previous.Snapshot;
+        return current.Programs.Count == 1 && before.Programs.Count == 1 && current.CoreCount == before.CoreCount
+            && current.Programs[0].Id == before.Programs[0].Id && previous.Cores[0] == current.CoreCount;
     }
 
     /// <summary>Every program one core (when cores suffice), then each remaining core to the largest gain.</summary>
