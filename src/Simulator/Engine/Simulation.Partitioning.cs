@@ -48,7 +48,12 @@ internal sealed partial class Simulation
     {
         _decisionCount++;
         var states = new List<ProgramState>(live);
-        SampleEstimates();
+        bool learns = _scheme == SimulatedScheme.Dynamic; // only its policy reads the estimates
+        if (learns)
+        {
+            SampleEstimates();
+        }
+
         for (int p = 0; p < live; p++)
         {
             if (!IsPresent(p))
@@ -56,9 +61,10 @@ internal sealed partial class Simulation
                 continue; // a generated mix's program not yet arrived or departed is not registered
             }
 
-            var estimate = _estimators![p].Current;
-            if (_scheme == SimulatedScheme.Dynamic)
+            ScalabilityEstimate? estimate = null;
+            if (learns)
             {
+                estimate = _estimators![p].Current;
                 _estimates.Add(new SimulatedEstimate(Time(_now), p, _homeCount[p], estimate.SpeedupAt(_homeCount[p]), estimate.SpeedupAt(_cores), estimate.ObservedCoreSeconds));
             }
 

@@ -119,21 +119,16 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             someoneStarved |= cores[i] == 0;
         }
 
-        string start;
-        if (held != n || (someoneStarved && n >= m))
+        bool greedy = held != n || (someoneStarved && n >= m);
+        if (greedy)
         {
             Greedy(snapshot, cores);
-            start = "greedy start";
-        }
-        else
-        {
-            start = "current allocation";
         }
 
         int moves = Climb(snapshot, cores);
         Debug.Assert(cores.Sum() == n, "moves preserve the total");
-        return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && start[0] == 'c',
-            $"{moves} single-core moves from the {start} (threshold {MoveThreshold:0.###})");
+        return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
+            $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})");
     }
 
     /// <inheritdoc />
