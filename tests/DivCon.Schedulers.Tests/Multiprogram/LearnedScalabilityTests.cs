@@ -193,18 +193,62 @@ public class LearnedScalabilityTests
         Assert.Throws<ArgumentOutOfRangeException>("moveThreshold", () => new LearnedScalabilityPolicy(moveThreshold: double.PositiveInfinity));
         Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: 2.5));
         Assert.Throws<ArgumentOutOfRangeException>("fairness", () => new LearnedScalabilityPolicy(fairness: double.NaN));
+        Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: -0.1));
+        Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: 4.5));
+        Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: double.NaN));
         Assert.Throws<ArgumentOutOfRangeException>("options", () => new MultiprogramScheduler(new MultiprogramSchedulerOptions
         {
             Pin = false, WorkerCount = 1, EstimatorSampleInterval = TimeSpan.FromMilliseconds(-5),
         }));
     }
 
-    /// <summary>A program state whose estimate comes from a fixed demand (work always at that demand).</summary>
-    private static ProgramState Program(int id, int cores, int demand, int held)
+    /// <summary>A program state whose estimate comes from a fixed demand (work always at that demand) over its age.</summary>
+    private static ProgramState Program(int id, int cores, int demand, int held, double ageSeconds = 1)
     {
         var estimator = Exact(cores, priorCoreSeconds: 0);
-        estimator.Observe(TimeSpan.FromSeconds(1), running: Math.Min(demand, cores), queued: Math.Max(0, demand - cores));
+        estimator.Observe(TimeSpan.FromSeconds(ageSeconds), running: Math.Min(demand, cores), queued: Math.Max(0, demand - cores));
         return new ProgramState(new ProgramId(id), 1, demand, held) { Estimate = estimator.Current };
+    }
+
+    [Fact]
+    public void A_program_that_has_just_started_gets_more_cores_than_its_equal_that_has_run_for_a_while()
+    {
+        // Two programs alike in every way but age: the young one (0.5 s) weighs (1.5 / 11)^-1.5 = 20 times the one
+        // busy for 10 s, so it gets most cores; the old keeps a share (its utility's slope grows without bound near 0).
+        ProgramState[] programs = [Program(0, 16, 64, held: 8, ageSeconds: 10), Program(1, 16, 64, held: 8, ageSeconds: 0.5)];
+        var snapshot = new AllocationSnapshot(16, programs);
+        var cores = new LearnedScalabilityPolicy().Allocate(snapshot).Cores;
+        Assert.Equal(16, cores.Sum());
+        Assert.InRange(cores[1], 12, 15);
+        Assert.InRange(cores[0], 1, 4);
+
+        // No bias: an even split. Past the horizon (10 s) ages are equal: 20 s and 200 s split evenly too.
+        Assert.Equal([8, 8], new LearnedScalabilityPolicy(youthBias: 0).Allocate(snapshot).Cores);
+        var old = new AllocationSnapshot(16, [Program(0, 16, 64, held: 8, ageSeconds: 200), Program(1, 16, 64, held: 8, ageSeconds: 20)]);
+        Assert.Equal([8, 8], new LearnedScalabilityPolicy().Allocate(old).Cores);
+        Assert.Equal(TimeSpan.FromSeconds(10), LearnedScalabilityPolicy.AgeHorizon);
+    }
+
+    [Fact]
+    public void Age_counts_busy_time_and_a_second_with_nothing_to_run_starts_it_again()
+    {
+        var estimator = new ScalabilityEstimator(4);
+        Assert.Equal(TimeSpan.Zero, estimator.Current.Age);
+        estimator.Observe(TimeSpan.FromSeconds(3), running: 2, queued: 5);
+        Assert.Equal(3, estimator.Current.Age.TotalSeconds, 9);
+
+        // Idle for less than a second (a pause between runs): the age holds; busy again: it grows on.
+        estimator.Observe(TimeSpan.FromSeconds(0.5), running: 0, queued: 0);
+        Assert.Equal(3, estimator.Current.Age.TotalSeconds, 9);
+        estimator.Observe(TimeSpan.FromSeconds(1), running: 0, queued: 1);
+        Assert.Equal(4, estimator.Current.Age.TotalSeconds, 9);
+
+        // A whole second with no task ends the busy period: the next work is young.
+        estimator.Observe(TimeSpan.FromSeconds(0.6), running: 0, queued: 0);
+        estimator.Observe(TimeSpan.FromSeconds(0.4), running: 0, queued: 0);
+        Assert.Equal(TimeSpan.Zero, estimator.Current.Age);
+        estimator.Observe(TimeSpan.FromSeconds(0.2), running: 1, queued: 0);
+        Assert.Equal(0.2, estimator.Current.Age.TotalSeconds, 9);
     }
 
     [Fact]

@@ -100,11 +100,14 @@ public sealed record ScalabilityEstimatorOptions
 public sealed class ScalabilityEstimator
 {
     private const double PhaseCut = 0.1;
+    private const double IdleEndsBusyPeriod = 1.0; // seconds with no task that end a busy period (ScalabilityEstimate.Age)
     private readonly ScalabilityEstimatorOptions _options;
     private readonly double[] _work; // [k]: decayed core-seconds done while the demand was k (k = 1..n; [0] unused)
     private readonly ScalabilityTable? _prior;
     private double _window;          // sum of _work
     private double _observed;        // undecayed core-seconds observed, for Settled
+    private double _age;             // seconds of the current busy period (see Age)
+    private double _idleFor;         // seconds with no task running or queued, up to now
     private double _demand = double.NaN;
     private double _outsideFor;      // seconds the fast demand has been outside the window
     private int _phaseChanges;
@@ -148,6 +151,21 @@ public sealed class ScalabilityEstimator
         _current = null;
         double seconds = elapsed.TotalSeconds;
         long rawDemand = running + queued;
+        if (rawDemand == 0)
+        {
+            // A second with nothing to run ends the busy period: the next task starts a young program again.
+            _idleFor += seconds;
+            if (_idleFor >= IdleEndsBusyPeriod)
+            {
+                _age = 0;
+            }
+        }
+        else
+        {
+            _idleFor = 0;
+            _age += seconds;
+        }
+
         int level = (int)Math.Clamp(rawDemand, 1, CoreCount);
 
         // Fast demand: a time-weighted exponential average of the sampled demand (capped at n: more is "all of them").
@@ -255,7 +273,10 @@ public sealed class ScalabilityEstimator
             double.IsNaN(_demand) ? 0 : _demand,
             _observed,
             _observed >= _options.SettledCoreSeconds,
-            _phaseChanges);
+            _phaseChanges)
+        {
+            Age = TimeSpan.FromSeconds(_age),
+        };
     }
 }
 
@@ -281,6 +302,13 @@ public sealed class ScalabilityEstimate
 
     /// <summary>Core-seconds of work observed so far (not decayed).</summary>
     public double ObservedCoreSeconds { get; }
+
+    /// <summary>
+    /// How long the program has been busy: the observed time with a task running or queued since it last had none for
+    /// a whole second (or since registration). A program restarted in a loop stays old; a service that idles between
+    /// jobs is young at each job.
+    /// </summary>
+    public TimeSpan Age { get; internal init; }
 
     /// <summary>Whether enough work has been observed for the estimate to stand on its own.</summary>
     public bool IsSettled { get; }
