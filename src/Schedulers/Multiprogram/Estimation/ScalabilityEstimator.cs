@@ -3,7 +3,7 @@ using DivCon.Schedulers.Multiprogram.Profiles;
 namespace DivCon.Schedulers.Multiprogram.Estimation;
 
 /// <summary>Settings of a <see cref="ScalabilityEstimator"/> (see README.md beside it for what each one trades).</summary>
-public sealed record ScalabilityEstimatorOptions
+internal sealed record ScalabilityEstimatorOptions
 {
     /// <summary>
     /// How fast old observations fade: work observed this long ago counts half as much as work observed now. Long
@@ -97,7 +97,7 @@ public sealed record ScalabilityEstimatorOptions
 /// of the window's work, the window's weight is cut by 10x: the new phase dominates the next estimate.</para>
 /// <para>Not thread-safe: one caller (the decision path, under the scheduler's decision lock; or the simulator).</para>
 /// </remarks>
-public sealed class ScalabilityEstimator
+internal sealed class ScalabilityEstimator
 {
     private const double PhaseCut = 0.1;
     private readonly ScalabilityEstimatorOptions _options;
