@@ -72,7 +72,8 @@ public class CpuPlacementTests
         var first = placement.Place(CpuAssignment.Empty, Counts(31, 17, 16));
         var second = placement.Place(first.Assignment, Counts(31, 17, 16));
         Assert.Empty(second.Moves);
-        Assert.Equal(PlacementStrategy.Keep, second.Strategy);
+        Assert.Equal(PlacementStrategy.Keep, second.Winner);
+        Assert.Equal("keep", second.Strategy);
     }
 
     [Fact]

@@ -91,7 +91,7 @@ internal sealed class RebalanceDecider
         _lastApplied = decision;
         Placement = placed.Assignment;
         return new RebalanceEvent(timestamp, reason, Skipped: false, Policy.Name,
-            $"{decision.Explanation}; placement {placed.Strategy.ToName()}, {placed.Moves.Count} moves",
+            $"{decision.Explanation}; placement {placed.Strategy}, {placed.Moves.Count} moves",
             before, after, placed.Moves, placed.Assignment);
     }
 }

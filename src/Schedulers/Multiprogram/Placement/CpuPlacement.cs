@@ -59,8 +59,6 @@ internal sealed class CpuPlacement
     /// How many extra moved CPUs one fragment avoided is worth (at least 0; default 2). 0 always picks the fewest
     /// moves; a large value always picks a contiguous layout.
     /// </param>
-    /// <exception cref="ArgumentNullException"><paramref name="topology"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="contiguityWorth"/> is negative.</exception>
     public CpuPlacement(CpuTopology topology, int contiguityWorth = 2)
     {
         ArgumentNullException.ThrowIfNull(topology);
@@ -103,9 +101,6 @@ internal sealed class CpuPlacement
     /// The new count of every program; ids unique, counts at least 0, summing to the number of CPUs when any
     /// program is listed. Programs of <paramref name="previous"/> that are not listed have departed.
     /// </param>
-    /// <returns>The new placement, the moves, and which candidate won.</returns>
-    /// <exception cref="ArgumentNullException">An argument is null.</exception>
-    /// <exception cref="ArgumentException">The counts or the previous placement do not fit this machine.</exception>
     public PlacementResult Place(CpuAssignment previous, IReadOnlyList<ProgramAllocation> counts)
     {
         ArgumentNullException.ThrowIfNull(previous);
@@ -459,9 +454,13 @@ internal sealed class CpuPlacement
 /// <summary>What <see cref="CpuPlacement.Place"/> decided.</summary>
 /// <param name="Assignment">The new CPUs of every program.</param>
 /// <param name="Moves">Every CPU whose program changed, in topology order.</param>
-/// <param name="Strategy">Which candidate layout won.</param>
+/// <param name="Winner">Which candidate layout won.</param>
 /// <param name="Fragments">Extra runs beyond one per program, in topology order (0 = every program contiguous).</param>
-internal sealed record PlacementResult(CpuAssignment Assignment, IReadOnlyList<CpuMove> Moves, PlacementStrategy Strategy, int Fragments);
+internal sealed record PlacementResult(CpuAssignment Assignment, IReadOnlyList<CpuMove> Moves, PlacementStrategy Winner, int Fragments)
+{
+    /// <summary>The winner's name as the rebalancer's explanations print it ("keep", "packed", "aligned" or "fewest-moves").</summary>
+    public string Strategy => Winner.ToName();
+}
 
 /// <summary>The candidate layouts of <see cref="CpuPlacement"/> (see its remarks), in tie-break order.</summary>
 internal enum PlacementStrategy
