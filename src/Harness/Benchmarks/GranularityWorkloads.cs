@@ -4,39 +4,21 @@ namespace DivCon.Harness.Benchmarks;
 
 /// <summary>
 /// The four user functions of the granularity benchmarks, and the plain recursion that calls them; the data and the
-/// range sum serve the skeleton benchmarks too.
+/// range sum are <see cref="TreeWorkloads"/>'.
 /// </summary>
 public static class GranularityWorkloads
 {
-    /// <summary>Deterministic data: i mod 1024.</summary>
+    /// <summary>Deterministic data: i mod 1024 (<see cref="TreeWorkloads.Data"/>).</summary>
     /// <param name="length">Elements.</param>
     /// <returns>The array.</returns>
-    public static int[] Data(int length)
-    {
-        var data = new int[length];
-        for (int i = 0; i < data.Length; i++)
-        {
-            data[i] = i % 1024;
-        }
+    public static int[] Data(int length) => TreeWorkloads.Data(length);
 
-        return data;
-    }
-
-    /// <summary>The sum of <c>data[start..end)</c>.</summary>
+    /// <summary>The sum of <c>data[start..end)</c> (<see cref="TreeWorkloads.SumRange"/>).</summary>
     /// <param name="data">The data.</param>
     /// <param name="start">First index.</param>
     /// <param name="end">One past the last index.</param>
     /// <returns>The sum.</returns>
-    public static long SumRange(int[] data, int start, int end)
-    {
-        long sum = 0;
-        for (int i = start; i < end; i++)
-        {
-            sum += data[i];
-        }
-
-        return sum;
-    }
+    public static long SumRange(int[] data, int start, int end) => TreeWorkloads.SumRange(data, start, end);
 
     /// <summary>
     /// The sum of <c>data[start..end)</c> with SIMD: the ints are added in vector lanes, widened to longs every

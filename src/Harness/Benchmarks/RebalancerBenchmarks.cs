@@ -62,7 +62,7 @@ public class RebalancerBenchmarks
 
     /// <summary>Placing the shortage allocation, starting from the base placement.</summary>
     [Benchmark]
-    public PlacementResult Placement() => _placement.Place(_basePlacement, _shortageCounts);
+    public CpuAssignment Placement() => _placement.Place(_basePlacement, _shortageCounts).Assignment;
 
     /// <summary>A whole decision through the decider, alternating shortage and plenty so that none is skipped.</summary>
     [Benchmark]

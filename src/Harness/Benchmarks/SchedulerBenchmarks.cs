@@ -9,7 +9,7 @@ namespace DivCon.Harness.Benchmarks;
 /// (<see cref="TaskScheduler.Default"/>, the baseline) and a naive scheduler with one locked global queue.
 /// </summary>
 /// <remarks>
-/// <para><b>Tree</b>: a fine-grained divide-and-conquer shape. Each node task starts two child tasks until depth
+/// <para><b>Tree</b> (<see cref="TreeWorkloads.TaskTree"/>): a fine-grained divide-and-conquer shape. Each node task starts two child tasks until depth
 /// <see cref="TreeDepth"/>, so one run is 2^20 - 1 tiny tasks, nearly all queued from worker threads. Completion is
 /// an atomic countdown; the task that brings it to zero completes a <see cref="TaskCompletionSource"/>. No task ever
 /// blocks.</para>
@@ -43,10 +43,7 @@ public class SchedulerBenchmarks
 
     private static readonly TimeSpan RunTimeout = TimeSpan.FromMinutes(2);
 
-    // Boxed depths, allocated once, so that a node's state costs no allocation.
-    private static readonly object[] Depths = [.. Enumerable.Range(0, TreeDepth + 1).Select(d => (object)d)];
-
-    private readonly Action<object?> _node;
+    private readonly TreeWorkloads.TaskTree _tree = new(TreeDepth);
     private readonly Action<object?> _leaf;
     private WorkStealingTaskScheduler? _workStealing;
     private AffinityTaskScheduler? _affinity;
@@ -57,7 +54,6 @@ public class SchedulerBenchmarks
     /// <summary>Creates the benchmark (delegates are cached so that runs allocate only tasks).</summary>
     public SchedulerBenchmarks()
     {
-        _node = Node;
         _leaf = Leaf;
     }
 
@@ -131,7 +127,7 @@ public class SchedulerBenchmarks
     {
         for (int i = 0; i < LaunchesPerInvoke; i++)
         {
-            RunOneTree(scheduler);
+            _tree.Run(scheduler, RunTimeout);
         }
     }
 
@@ -141,14 +137,6 @@ public class SchedulerBenchmarks
         {
             RunOneBurst(scheduler);
         }
-    }
-
-    private void RunOneTree(TaskScheduler scheduler)
-    {
-        _remaining = (1 << (TreeDepth + 1)) - 1;
-        _done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        Task.Factory.StartNew(_node, Depths[0], CancellationToken.None, TaskCreationOptions.None, scheduler);
-        Wait(_done.Task);
     }
 
     private void RunOneBurst(TaskScheduler scheduler)
@@ -161,21 +149,6 @@ public class SchedulerBenchmarks
         }
 
         Wait(_done.Task);
-    }
-
-    private void Node(object? state)
-    {
-        int depth = (int)state!;
-        if (depth < TreeDepth)
-        {
-            // Children go to the scheduler running this node (TaskScheduler.Current), as a skeleton would do.
-            TaskScheduler current = TaskScheduler.Current;
-            object childDepth = Depths[depth + 1];
-            Task.Factory.StartNew(_node, childDepth, CancellationToken.None, TaskCreationOptions.None, current);
-            Task.Factory.StartNew(_node, childDepth, CancellationToken.None, TaskCreationOptions.None, current);
-        }
-
-        CountDown();
     }
 
     private void Leaf(object? state) => CountDown();

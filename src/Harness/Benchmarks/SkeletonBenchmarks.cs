@@ -47,7 +47,7 @@ public class SkeletonBenchmarks
 #pragma warning restore CA1001
 {
     /// <summary>Elements per leaf.</summary>
-    public const int LeafSize = 16;
+    public const int LeafSize = TreeWorkloads.LeafSize;
 
     /// <summary>Leaves of the tree.</summary>
     public const int Leaves = 1 << 16;
@@ -72,11 +72,11 @@ public class SkeletonBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _data = GranularityWorkloads.Data(Leaves * LeafSize);
+        _data = TreeWorkloads.Data(Leaves * LeafSize);
 
-        _expected = SequentialSum(_data, 0, _data.Length);
+        _expected = TreeWorkloads.SequentialSum(_data, 0, _data.Length);
         // Every node a task, as the hand-written versions: this suite measures the task machinery, not serial elision.
-        _program = new RangeSum(_data) { Granularity = Granularity.EveryNodeATask };
+        _program = new TreeWorkloads.RangeSum(_data) { Granularity = Granularity.EveryNodeATask };
         _forkJoinOptions = DivideAndConquerOptions.Default with { Engine = ExecutionEngine.ForkJoin };
         _workStealing = new WorkStealingTaskScheduler(Environment.ProcessorCount);
         _affinity = new AffinityTaskScheduler(Environment.ProcessorCount);
@@ -157,7 +157,7 @@ public class SkeletonBenchmarks
         long total = 0;
         for (int i = 0; i < LaunchesPerInvoke; i++)
         {
-            total += SequentialSum(_data, 0, _data.Length);
+            total += TreeWorkloads.SequentialSum(_data, 0, _data.Length);
         }
 
         return total;
@@ -186,22 +186,11 @@ public class SkeletonBenchmarks
         return total;
     }
 
-    private static long SequentialSum(int[] data, int start, int end)
-    {
-        if (end - start <= LeafSize)
-        {
-            return GranularityWorkloads.SumRange(data, start, end);
-        }
-
-        int middle = start + ((end - start) / 2);
-        return SequentialSum(data, start, middle) + SequentialSum(data, middle, end);
-    }
-
     private static async Task<long> TaskRunSumAsync(int[] data, int start, int end)
     {
         if (end - start <= LeafSize)
         {
-            return GranularityWorkloads.SumRange(data, start, end);
+            return TreeWorkloads.SumRange(data, start, end);
         }
 
         int middle = start + ((end - start) / 2);
@@ -214,28 +203,12 @@ public class SkeletonBenchmarks
     {
         if (end - start <= LeafSize)
         {
-            return GranularityWorkloads.SumRange(data, start, end);
+            return TreeWorkloads.SumRange(data, start, end);
         }
 
         int middle = start + ((end - start) / 2);
         long left = 0, right = 0;
         Parallel.Invoke(() => left = ParallelInvokeSum(data, start, middle), () => right = ParallelInvokeSum(data, middle, end));
         return left + right;
-    }
-
-    /// <summary>The benchmark's program in the subclass model.</summary>
-    private sealed class RangeSum(int[] data) : DivideAndConquer<IndexRange, long>
-    {
-        protected override bool ShouldSplit(IndexRange problem, int depth) => problem.Length > LeafSize;
-
-        protected override IReadOnlyList<IndexRange> Split(IndexRange problem, int depth)
-        {
-            int middle = problem.Start + (problem.Length / 2);
-            return [new IndexRange(problem.Start, middle), new IndexRange(middle, problem.End)];
-        }
-
-        protected override long Execute(IndexRange problem, int depth) => GranularityWorkloads.SumRange(data, problem.Start, problem.End);
-
-        protected override long Merge(IReadOnlyList<long> subresults, int depth) => subresults[0] + subresults[1];
     }
 }

@@ -230,14 +230,19 @@ public sealed class StrassenMultiplication : GranularDivideAndConquer<StrassenPr
     /// <inheritdoc/>
     protected override SquareMatrix Execute(StrassenProblem problem, int depth)
     {
+        // The root's product is the caller's result, so it never comes from the store. The product accumulates, so a
+        // reused matrix is cleared first.
+        SquareMatrix product;
         if (depth == 0)
         {
-            return MultiplyDirectly(problem);
+            product = new SquareMatrix(problem.Order);
+        }
+        else
+        {
+            product = Take(problem.Order);
+            Array.Clear(product.Elements, 0, product.Elements.Length);
         }
 
-        // The product accumulates, so a reused matrix is cleared first.
-        var product = Take(problem.Order);
-        Array.Clear(product.Elements, 0, product.Elements.Length);
         MultiplyAddInto(problem, product);
         Release(problem, depth);
         return product;

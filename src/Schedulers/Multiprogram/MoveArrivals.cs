@@ -41,19 +41,16 @@ internal sealed class MoveArrivals : IMoveArrivals
         Array.Fill(_arrivedAt, NotArrived);
     }
 
-    /// <summary>The number of moves (equal to the decision's <see cref="RebalanceEvent.Moves"/> count).</summary>
+    /// <inheritdoc />
     public int Count => _arrivedAt.Length;
 
-    /// <summary>How many moves have arrived so far.</summary>
+    /// <inheritdoc />
     public int ArrivedCount => _arrivedAt.Count(t => Volatile.Read(ref t) != NotArrived);
 
-    /// <summary>Each move's latency so far, in move order (null: not arrived, or superseded).</summary>
+    /// <inheritdoc />
     public IReadOnlyList<TimeSpan?> Latencies => new ReadOnlyCollection<TimeSpan?>([.. Enumerable.Range(0, Count).Select(LatencyOf)]);
 
-    /// <summary>The latency of move <paramref name="move"/>, or null while it has not arrived.</summary>
-    /// <param name="move">An index into the decision's moves.</param>
-    /// <returns>The time from the decision to the arrival.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="move"/> is not a move index.</exception>
+    /// <inheritdoc />
     public TimeSpan? LatencyOf(int move)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(move);

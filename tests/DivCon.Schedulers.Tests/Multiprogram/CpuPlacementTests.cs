@@ -72,7 +72,17 @@ public class CpuPlacementTests
         var first = placement.Place(CpuAssignment.Empty, Counts(31, 17, 16));
         var second = placement.Place(first.Assignment, Counts(31, 17, 16));
         Assert.Empty(second.Moves);
+        Assert.Equal(PlacementStrategy.Keep, second.Winner);
         Assert.Equal("keep", second.Strategy);
+    }
+
+    [Fact]
+    public void Strategies_print_the_names_traces_show()
+    {
+        Assert.Equal(
+            new[] { "fewest-moves", "packed", "aligned", "keep" },
+            new[] { PlacementStrategy.FewestMoves, PlacementStrategy.Packed, PlacementStrategy.Aligned, PlacementStrategy.Keep }.Select(s => s.ToName()));
+        Assert.Throws<ArgumentOutOfRangeException>("strategy", () => ((PlacementStrategy)9).ToName());
     }
 
     [Fact]

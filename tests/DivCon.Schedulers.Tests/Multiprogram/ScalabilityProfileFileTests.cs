@@ -63,14 +63,16 @@ public sealed class ScalabilityProfileFileTests : IDisposable
     {
         string path = Path.Combine(_directory, "locked.json");
         Task merge;
+        var waiting = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         using (FileStream held = ScalabilityProfileFile.AcquireLock(path, TimeSpan.FromSeconds(5)))
         {
-            merge = Task.Run(() => ScalabilityProfileFile.Merge(path, [Profile("waiter")], TimeSpan.FromSeconds(30)));
+            merge = Task.Run(() => ScalabilityProfileFile.MergeReportingWait(path, [Profile("waiter")], TimeSpan.FromSeconds(30), () => waiting.TrySetResult()));
             // While the lock is held, the holder writes its own profile; the waiter must read it after the lock is released.
             var holder = new ScalabilityProfileStore();
             holder.Set(Profile("holder"));
             ScalabilityProfileFile.Save(holder, path);
-            await Task.Delay(100);
+            await waiting.Task.WaitAsync(TimeSpan.FromSeconds(30)); // the merge has found the lock held
+            Assert.False(merge.IsCompleted);
         }
 
         await merge.WaitAsync(TimeSpan.FromSeconds(30));

@@ -56,9 +56,6 @@ internal sealed class StarvationGuard
     /// Whether a decision is needed on the guard's account: some program has tasks and no core, so an interval
     /// decision must not be skipped (the guard may have to rotate it in).
     /// </summary>
-    /// <param name="snapshot">The workload now.</param>
-    /// <returns><see langword="true"/> when a program with available tasks holds no core.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="snapshot"/> is null.</exception>
     public static bool MayAct(AllocationSnapshot snapshot)
     {
         ArgumentNullException.ThrowIfNull(snapshot);
@@ -74,10 +71,8 @@ internal sealed class StarvationGuard
     }
 
     /// <summary>Applies the guard to a policy's decision and records who held cores and who was served.</summary>
-    /// <param name="decision">The policy's decision; its snapshot is the workload now.</param>
     /// <returns><paramref name="decision"/> itself when at most as many programs are busy as there are cores,
     /// otherwise the time-sharing decision, whose explanation says what the guard did.</returns>
-    /// <exception cref="ArgumentNullException"><paramref name="decision"/> is null.</exception>
     public AllocationDecision Apply(AllocationDecision decision)
     {
         ArgumentNullException.ThrowIfNull(decision);
@@ -90,8 +85,6 @@ internal sealed class StarvationGuard
     }
 
     /// <summary>A program's decayed served-worker sum (0 for a program the guard has not seen).</summary>
-    /// <param name="id">The program.</param>
-    /// <returns>The sum.</returns>
     public double Service(ProgramId id) => _service.GetValueOrDefault(id);
 
     /// <summary>

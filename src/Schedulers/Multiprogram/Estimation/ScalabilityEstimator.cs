@@ -3,7 +3,7 @@ using DivCon.Schedulers.Multiprogram.Profiles;
 namespace DivCon.Schedulers.Multiprogram.Estimation;
 
 /// <summary>Settings of a <see cref="ScalabilityEstimator"/> (see README.md beside it for what each one trades).</summary>
-public sealed record ScalabilityEstimatorOptions
+internal sealed record ScalabilityEstimatorOptions
 {
     /// <summary>
     /// How fast old observations fade: work observed this long ago counts half as much as work observed now. Long
@@ -38,8 +38,7 @@ public sealed record ScalabilityEstimatorOptions
     /// <summary>Observed core-seconds (undecayed) from which the estimate counts as settled (default 0.5).</summary>
     public double SettledCoreSeconds { get; init; } = 0.5;
 
-    /// <summary>Checks the values.</summary>
-    /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it and its value.</exception>
+    /// <summary>Checks the values: one out of range throws, naming it and its value.</summary>
     public void Validate()
     {
         if (HalfLife <= TimeSpan.Zero)
@@ -97,7 +96,7 @@ public sealed record ScalabilityEstimatorOptions
 /// of the window's work, the window's weight is cut by 10x: the new phase dominates the next estimate.</para>
 /// <para>Not thread-safe: one caller (the decision path, under the scheduler's decision lock; or the simulator).</para>
 /// </remarks>
-public sealed class ScalabilityEstimator
+internal sealed class ScalabilityEstimator
 {
     private const double PhaseCut = 0.1;
     private const double IdleEndsBusyPeriod = 1.0; // seconds with no task that end a busy period (ScalabilityEstimate.Age)
@@ -117,7 +116,6 @@ public sealed class ScalabilityEstimator
     /// <param name="coreCount">The machine's cores (the largest demand level kept; at least 1).</param>
     /// <param name="prior">An offline profile to start from, or <see langword="null"/>.</param>
     /// <param name="options">Settings; <see langword="null"/>: the defaults.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="coreCount"/> is below 1 or an option is out of range.</exception>
     public ScalabilityEstimator(int coreCount, ScalabilityTable? prior = null, ScalabilityEstimatorOptions? options = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(coreCount, 1);
@@ -138,7 +136,6 @@ public sealed class ScalabilityEstimator
     /// <param name="elapsed">Time since the previous observation (zero is allowed: a decision right after a sample).</param>
     /// <param name="running">The program's tasks running now, on any worker; at least 0.</param>
     /// <param name="queued">The program's tasks queued and not started now; at least 0.</param>
-    /// <exception cref="ArgumentOutOfRangeException">A count is negative or the time is negative.</exception>
     public void Observe(TimeSpan elapsed, int running, long queued)
     {
         if (elapsed < TimeSpan.Zero)

@@ -59,8 +59,6 @@ internal sealed class CpuPlacement
     /// How many extra moved CPUs one fragment avoided is worth (at least 0; default 2). 0 always picks the fewest
     /// moves; a large value always picks a contiguous layout.
     /// </param>
-    /// <exception cref="ArgumentNullException"><paramref name="topology"/> is null.</exception>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="contiguityWorth"/> is negative.</exception>
     public CpuPlacement(CpuTopology topology, int contiguityWorth = 2)
     {
         ArgumentNullException.ThrowIfNull(topology);
@@ -103,9 +101,6 @@ internal sealed class CpuPlacement
     /// The new count of every program; ids unique, counts at least 0, summing to the number of CPUs when any
     /// program is listed. Programs of <paramref name="previous"/> that are not listed have departed.
     /// </param>
-    /// <returns>The new placement, the moves, and which candidate won.</returns>
-    /// <exception cref="ArgumentNullException">An argument is null.</exception>
-    /// <exception cref="ArgumentException">The counts or the previous placement do not fit this machine.</exception>
     public PlacementResult Place(CpuAssignment previous, IReadOnlyList<ProgramAllocation> counts)
     {
         ArgumentNullException.ThrowIfNull(previous);
@@ -155,11 +150,11 @@ internal sealed class CpuPlacement
             }
         }
 
-        var candidates = new (string Name, int[] Owner)[]
+        var candidates = new (PlacementStrategy Name, int[] Owner)[]
         {
-            ("fewest-moves", FewestMoves(before, want)),
-            ("packed", Pack(PreviousOrder(before, m))),
-            ("aligned", Pack(AlignedOrder(want))),
+            (PlacementStrategy.FewestMoves, FewestMoves(before, want)),
+            (PlacementStrategy.Packed, Pack(PreviousOrder(before, m))),
+            (PlacementStrategy.Aligned, Pack(AlignedOrder(want))),
         };
 
         int best = -1;
@@ -203,7 +198,7 @@ internal sealed class CpuPlacement
         }
     }
 
-    private PlacementResult Build(int[] owner, ProgramId?[] beforeId, IReadOnlyList<ProgramAllocation> counts, string strategy, int fragments)
+    private PlacementResult Build(int[] owner, ProgramId?[] beforeId, IReadOnlyList<ProgramAllocation> counts, PlacementStrategy strategy, int fragments)
     {
         var sets = new List<int>[counts.Count];
         for (int i = 0; i < sets.Length; i++)
@@ -228,9 +223,9 @@ internal sealed class CpuPlacement
 
         var assignment = new CpuAssignment(
             counts.Select((c, i) => new KeyValuePair<ProgramId, IEnumerable<int>>(c.Id, sets[i])));
-        if (strategy == "fewest-moves" && moves.Count == 0)
+        if (strategy == PlacementStrategy.FewestMoves && moves.Count == 0)
         {
-            strategy = "keep";
+            strategy = PlacementStrategy.Keep;
         }
 
         return new PlacementResult(assignment, moves, strategy, fragments);
@@ -454,4 +449,45 @@ internal sealed class CpuPlacement
     }
 
     private static int CeilDiv(int a, int b) => (a + b - 1) / b;
+}
+
+/// <summary>What <see cref="CpuPlacement.Place"/> decided.</summary>
+/// <param name="Assignment">The new CPUs of every program.</param>
+/// <param name="Moves">Every CPU whose program changed, in topology order.</param>
+/// <param name="Winner">Which candidate layout won.</param>
+/// <param name="Fragments">Extra runs beyond one per program, in topology order (0 = every program contiguous).</param>
+internal sealed record PlacementResult(CpuAssignment Assignment, IReadOnlyList<CpuMove> Moves, PlacementStrategy Winner, int Fragments)
+{
+    /// <summary>The winner's name as the rebalancer's explanations print it ("keep", "packed", "aligned" or "fewest-moves").</summary>
+    public string Strategy => Winner.ToName();
+}
+
+/// <summary>The candidate layouts of <see cref="CpuPlacement"/> (see its remarks), in tie-break order.</summary>
+internal enum PlacementStrategy
+{
+    /// <summary>The greedy minimal-move layout.</summary>
+    FewestMoves,
+
+    /// <summary>Programs packed in their previous order along the line.</summary>
+    Packed,
+
+    /// <summary>Whole packages first, then whole L3 groups, then the rest, packed.</summary>
+    Aligned,
+
+    /// <summary>The fewest-moves layout when it moves nothing: the previous placement stands.</summary>
+    Keep,
+}
+
+/// <summary>The names the rebalancer's explanations (traces, logs) print for a <see cref="PlacementStrategy"/>.</summary>
+internal static class PlacementStrategyNames
+{
+    /// <summary>The name as printed: "fewest-moves", "packed", "aligned" or "keep".</summary>
+    public static string ToName(this PlacementStrategy strategy) => strategy switch
+    {
+        PlacementStrategy.FewestMoves => "fewest-moves",
+        PlacementStrategy.Packed => "packed",
+        PlacementStrategy.Aligned => "aligned",
+        PlacementStrategy.Keep => "keep",
+        _ => throw new ArgumentOutOfRangeException(nameof(strategy), strategy, "Unknown placement strategy."),
+    };
 }

@@ -37,11 +37,16 @@ public sealed class HillClimbingPolicy : IAllocationPolicy
 {
     private const double MinimumImprovement = 1e-12;
 
-    /// <summary>Creates the policy.</summary>
+    /// <summary>Creates the policy, climbing from the proportional allocation.</summary>
     /// <param name="objective">What to optimise.</param>
-    /// <param name="start">Where to start climbing.</param>
-    /// <exception cref="ArgumentOutOfRangeException">An enum value is undefined.</exception>
-    public HillClimbingPolicy(HillClimbingObjective objective = HillClimbingObjective.MinimizeAntt, HillClimbingStart start = HillClimbingStart.Proportional)
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="objective"/> is undefined.</exception>
+    public HillClimbingPolicy(HillClimbingObjective objective = HillClimbingObjective.MinimizeAntt)
+        : this(objective, HillClimbingStart.Proportional)
+    {
+    }
+
+    // The starting allocation is a research knob (the equal start is compared in tests), not a user's choice.
+    internal HillClimbingPolicy(HillClimbingObjective objective, HillClimbingStart start)
     {
         if (!Enum.IsDefined(objective))
         {
@@ -60,8 +65,7 @@ public sealed class HillClimbingPolicy : IAllocationPolicy
     /// <summary>What the policy optimises.</summary>
     public HillClimbingObjective Objective { get; }
 
-    /// <summary>Where it starts.</summary>
-    public HillClimbingStart Start { get; }
+    internal HillClimbingStart Start { get; }
 
     /// <inheritdoc />
     public string Name => Objective == HillClimbingObjective.MinimizeAntt ? "hill-climbing-antt" : "hill-climbing-stp";
@@ -219,4 +223,31 @@ public sealed class HillClimbingPolicy : IAllocationPolicy
             ? np
             : (cores == 0 ? double.NegativeInfinity : -1 / np);
     }
+}
+
+/// <summary>
+/// What <see cref="HillClimbingPolicy"/> optimises. Both use the predicted normalised progress of program i on
+/// c_i cores, NP_i = speedup_i(c_i) / speedup_i(n): the fraction of its stand-alone whole-machine speed it keeps
+/// (interference between programs is ignored).
+/// </summary>
+public enum HillClimbingObjective
+{
+    /// <summary>
+    /// Minimise the average normalised turnaround time, ANTT = mean of 1 / NP_i (Sasaki et al.'s choice). Favours
+    /// fairness: starving any program is very expensive.
+    /// </summary>
+    MinimizeAntt,
+
+    /// <summary>Maximise the system throughput, STP = sum of NP_i. Favours the programs that scale best.</summary>
+    MaximizeStp,
+}
+
+/// <summary>The allocation <see cref="HillClimbingPolicy"/> starts climbing from.</summary>
+internal enum HillClimbingStart
+{
+    /// <summary>The <see cref="ProportionalPolicy"/> allocation (by whole-machine speedup).</summary>
+    Proportional,
+
+    /// <summary>The <see cref="EqualSharePolicy"/> allocation.</summary>
+    Equal,
 }

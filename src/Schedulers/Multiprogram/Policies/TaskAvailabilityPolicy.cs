@@ -54,7 +54,7 @@ public sealed class TaskAvailabilityPolicy : IAllocationPolicy
     /// <summary>Runs the policy and records every step, for tests and diagnostics (slower than <see cref="Allocate"/>).</summary>
     /// <param name="snapshot">The workload.</param>
     /// <returns>The dry run and the decision.</returns>
-    public TaskAvailabilityTrace Explain(AllocationSnapshot snapshot)
+    internal TaskAvailabilityTrace Explain(AllocationSnapshot snapshot)
     {
         ArgumentNullException.ThrowIfNull(snapshot);
         var steps = new List<RepartitionStep>();

@@ -103,3 +103,8 @@ public sealed record ScalabilityProfile
         return new ScalabilityProfile(programName, problemSize, sequentialTime, timings, machine, measuredAt);
     }
 }
+
+/// <summary>A measured parallel run time on a given number of cores.</summary>
+/// <param name="Cores">Core count (at least 1).</param>
+/// <param name="Time">Mean wall-clock time of the run (positive).</param>
+public readonly record struct CoreTiming(int Cores, TimeSpan Time);

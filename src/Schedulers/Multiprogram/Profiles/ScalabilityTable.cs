@@ -139,3 +139,8 @@ public sealed class ScalabilityTable : IEquatable<ScalabilityTable>
     /// <inheritdoc />
     public override string ToString() => string.Join(", ", _points.Select(p => $"{p.Cores}:{p.Speedup:0.###}"));
 }
+
+/// <summary>One measured point of a scalability table.</summary>
+/// <param name="Cores">Core count (at least 1).</param>
+/// <param name="Speedup">Speedup on that many cores (positive, finite).</param>
+public readonly record struct ScalabilityPoint(int Cores, double Speedup);

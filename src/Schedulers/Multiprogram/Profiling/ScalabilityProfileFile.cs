@@ -91,12 +91,16 @@ public static class ScalabilityProfileFile
     /// <returns>The store as written.</returns>
     /// <exception cref="InvalidDataException">The file is not a valid store (it is left as it is).</exception>
     /// <exception cref="IOException">The file cannot be written, or another writer held the lock past the timeout.</exception>
-    public static ScalabilityProfileStore Merge(string path, IEnumerable<ScalabilityProfile> profiles, TimeSpan? lockTimeout = null)
+    public static ScalabilityProfileStore Merge(string path, IEnumerable<ScalabilityProfile> profiles, TimeSpan? lockTimeout = null) =>
+        MergeReportingWait(path, profiles, lockTimeout, onLockBusy: null);
+
+    // onLockBusy runs once, when the lock is first found held: a test waits on it to know the writer is waiting.
+    internal static ScalabilityProfileStore MergeReportingWait(string path, IEnumerable<ScalabilityProfile> profiles, TimeSpan? lockTimeout, Action? onLockBusy)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
         ArgumentNullException.ThrowIfNull(profiles);
         ScalabilityProfile[] added = profiles.ToArray();
-        using FileStream fileLock = AcquireLock(path, lockTimeout ?? DefaultLockTimeout);
+        using FileStream fileLock = AcquireLock(path, lockTimeout ?? DefaultLockTimeout, onLockBusy);
         ScalabilityProfileStore store = Load(path);
         foreach (ScalabilityProfile profile in added)
         {
@@ -149,7 +153,9 @@ public static class ScalabilityProfileFile
     /// <param name="timeout">The longest wait.</param>
     /// <returns>The open lock file; disposing it releases the lock.</returns>
     /// <exception cref="IOException">The lock was not free within the timeout.</exception>
-    public static FileStream AcquireLock(string path, TimeSpan timeout)
+    public static FileStream AcquireLock(string path, TimeSpan timeout) => AcquireLock(path, timeout, onBusy: null);
+
+    private static FileStream AcquireLock(string path, TimeSpan timeout, Action? onBusy)
     {
         string lockPath = LockPath(path);
         Directory.CreateDirectory(Path.GetDirectoryName(lockPath)!);
@@ -163,6 +169,8 @@ public static class ScalabilityProfileFile
             }
             catch (IOException) when (Environment.TickCount64 < deadline)
             {
+                onBusy?.Invoke();
+                onBusy = null;
                 Thread.Sleep(s_lockRetry);
             }
             catch (IOException e)

@@ -119,7 +119,7 @@ public sealed class ProgramTplTests
             places.Record($"step {depth} start");
             await Task.Yield();
             places.Record($"step {depth} after Yield");
-            await Task.Delay(1);
+            await Task.Delay(1); // not a wait for something: a timer continuation is one of the resumptions under test
             places.Record($"step {depth} after Delay");
             int child = await program.Factory.StartNew(() =>
             {
@@ -237,7 +237,7 @@ public sealed class ProgramTplTests
         (bool afterConfigureAwaitFalse, bool insideTaskRun) = program.RunAsync(async () =>
         {
             bool inRun = await Task.Run(() => program.IsCurrentThreadServing);
-            await Task.Delay(1).ConfigureAwait(false);
+            await Task.Delay(1).ConfigureAwait(false); // resumes on a timer thread: the documented leak under test
             return (program.IsCurrentThreadServing, inRun);
         }).WaitResult();
 
