@@ -227,12 +227,15 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long learning = run.StartLearning();
         bool completed;
         TResult result;
+        // The subtree's splits and merges are calls of an inline node: loops they start run on this thread (RunFamily).
+        RunFamily.BeginInlineCall();
         try
         {
             completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, _id, _parentId, _indexInParent, ref nodes, out result);
         }
         finally
         {
+            RunFamily.EndInlineCall();
             run.CountInlineNodes(nodes);
         }
 
