@@ -269,8 +269,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        if (!split)
+        if (!split || (inline && run.ExecutesInlineSubtrees))
         {
+            // A leaf, or a subtree run inline by a program whose execute solves any problem: one execute.
             _problem = default!;
             ExecuteLeaf(problem);
         }
