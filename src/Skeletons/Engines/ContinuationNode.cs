@@ -34,6 +34,10 @@ namespace DivCon.Skeletons.Engines;
 /// themselves: the inline root measures its whole subtree (wall time, which counts any wait for an unfinished phase
 /// as work: an overestimate, so a subtree that waited tends to become tasks next time). When the thread's stack runs
 /// short, a child is queued as a task instead of called.</para>
+/// <para><b>Counting for nested loops.</b> Every task this engine queues for the run (node, sibling batch, merge,
+/// resumption) is counted in the run's <see cref="RunFamily"/> from before it is queued until its delegate returns,
+/// and its delegate makes the family current on its thread; an inline node marks its calls of split and merge. Both
+/// are hints for <see cref="NestedLoop.RunsSequentially"/> and change nothing of this protocol.</para>
 /// </remarks>
 internal sealed class ContinuationNode<TProblem, TResult>
 {
