@@ -105,6 +105,16 @@ public abstract class DivideAndConquer<TProblem, TResult>
     }
 
     /// <summary>
+    /// Whether <c>Execute</c> solves any problem, also one that <c>ShouldSplit</c> would split (it is the sequential
+    /// algorithm, as a hand-written recursion's cutoff calls it). When true, a node whose subtree the granularity runs
+    /// inline (predicted cheaper than <see cref="Granularity.MinimumTaskCost"/>) calls <c>Execute</c> on its problem
+    /// instead of running the subtree through the program's split and merge, which saves their per-node cost (the
+    /// lists of subproblems and results, a call per function per node); the node is counted and timed as a leaf.
+    /// Default false: <c>Execute</c> receives only the problems <c>ShouldSplit</c> declined. Read when a run starts.
+    /// </summary>
+    public bool ExecuteSolvesAnyProblem { get; set; }
+
+    /// <summary>
     /// How runs cut the work into tasks (and, for a granular program, where splitting stops). Default:
     /// <see cref="Granularity.Automatic()"/>. Takes effect at the next run; runs already going keep theirs.
     /// </summary>

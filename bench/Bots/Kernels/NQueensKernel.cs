@@ -26,7 +26,8 @@ internal sealed class NQueensKernel : KernelCase
 
         // Every placement a node, as the README suggests: the default granularity chooses which become tasks. A
         // board with no safe column for the next row still needs a subproblem (a split returns at least one): a dead
-        // end, which executes to 0.
+        // end, which executes to 0. Execute is the sequential search, which solves any board, so a subtree predicted
+        // cheaper than a task is one call of it instead of a node per placement (ExecuteSolvesAnyProblem).
         _divCon = DivideAndConquer.Create<Board, long>(
             shouldSplit: (board, depth) => !board.IsDeadEnd && board.Rows < _n,
             split: (board, depth) =>
@@ -42,7 +43,7 @@ internal sealed class NQueensKernel : KernelCase
 
                 return children.Count > 0 ? children : [Board.DeadEnd];
             },
-            execute: (board, depth) => board.IsDeadEnd ? 0 : 1,
+            execute: (board, depth) => board.IsDeadEnd ? 0 : CountSequential(board),
             merge: (counts, depth) =>
             {
                 long sum = 0;
@@ -53,6 +54,7 @@ internal sealed class NQueensKernel : KernelCase
 
                 return sum;
             });
+        _divCon.ExecuteSolvesAnyProblem = true;
     }
 
     /// <inheritdoc/>

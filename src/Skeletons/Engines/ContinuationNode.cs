@@ -34,11 +34,31 @@ namespace DivCon.Skeletons.Engines;
 /// themselves: the inline root measures its whole subtree (wall time, which counts any wait for an unfinished phase
 /// as work: an overestimate, so a subtree that waited tends to become tasks next time). When the thread's stack runs
 /// short, a child is queued as a task instead of called.</para>
+/// <para><b>Counting for nested loops.</b> Every task this engine queues for the run (node, sibling batch, merge,
+/// resumption) is counted in the run's <see cref="RunFamily"/> from before it is queued until its delegate returns,
+/// and its delegate makes the family current on its thread; an inline node marks its calls of split and merge. Both
+/// are hints for <see cref="NestedLoop.RunsSequentially"/> and change nothing of this protocol.</para>
 /// </remarks>
 internal sealed class ContinuationNode<TProblem, TResult>
 {
-    private static readonly Action<object?> s_process = static state => ((ContinuationNode<TProblem, TResult>)state!).Process();
-    private static readonly Action<object?> s_merge = static state => ((ContinuationNode<TProblem, TResult>)state!).Merge();
+    // Every task of the run is counted in its family while queued or running (see RunFamily).
+    private static readonly Action<object?> s_process = static state =>
+    {
+        var node = (ContinuationNode<TProblem, TResult>)state!;
+        using (node._run.Family.EnterTask())
+        {
+            node.Process();
+        }
+    };
+
+    private static readonly Action<object?> s_merge = static state =>
+    {
+        var node = (ContinuationNode<TProblem, TResult>)state!;
+        using (node._run.Family.EnterTask())
+        {
+            node.Merge();
+        }
+    };
     // Resumptions after an unfinished asynchronous split or merge (see PendingPhase).
     // The longs: when the phase started and when the program's task completed (both 0 when the run is not observed).
     private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, long, long> s_splitCompleted =
@@ -118,8 +138,26 @@ internal sealed class ContinuationNode<TProblem, TResult>
         new(run, parent: null, indexInParent: 0, problem, depth: 0);
 
     /// <summary>Queues this node's next step as a new task on the run's scheduler; never runs it inline.</summary>
-    private void Start(Action<object?> step) =>
-        Task.Factory.StartNew(step, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _run.Scheduler);
+    private void Start(Action<object?> step) => StartCounted(_run, step, this);
+
+    /// <summary>
+    /// Queues a task of the run, counted in its family from now until its delegate returns (the delegate enters the
+    /// family, see <see cref="RunFamily.EnterTask"/>); a refused task is counted down at once and the refusal rethrown.
+    /// </summary>
+    private static void StartCounted(RunContext<TProblem, TResult> run, Action<object?> step, object state)
+    {
+        var family = run.Family;
+        family.TaskQueued();
+        try
+        {
+            Task.Factory.StartNew(step, state, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
+        }
+        catch
+        {
+            family.TaskEnded();
+            throw;
+        }
+    }
 
     /// <summary>The node's task: decide, then execute (leaf) or split and spawn (internal node).</summary>
     /// <param name="ownTask">
@@ -235,8 +273,9 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        if (!split)
+        if (!split || (inline && run.ExecutesInlineSubtrees))
         {
+            // A leaf, or a subtree run inline by a program whose execute solves any problem: one execute.
             _problem = default!;
             ExecuteLeaf(problem);
         }
@@ -328,6 +367,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
         long learning = run.StartLearning();
         bool completed;
         TResult result;
+        // The subtree's splits and merges are calls of an inline node: loops they start run on this thread.
+        RunFamily.BeginInlineCall();
         try
         {
             completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, _size, _id, ParentId, _indexInParent, ref nodes, out result);
@@ -337,6 +378,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(e);
             completed = false;
             result = default!;
+        }
+        finally
+        {
+            RunFamily.EndInlineCall();
         }
 
         run.CountInlineNodes(nodes);
@@ -365,6 +410,13 @@ internal sealed class ContinuationNode<TProblem, TResult>
         long learning = learns ? Stopwatch.GetTimestamp() : 0;
         long start = run.StartPhase();
         ValueTask<IReadOnlyList<TProblem>> splitting;
+        // A node of an inline subtree marks its call, so that loops it starts run on its thread (see RunFamily).
+        bool inlineCall = _subtreeInline;
+        if (inlineCall)
+        {
+            RunFamily.BeginInlineCall();
+        }
+
         try
         {
             splitting = run.InvokeSplitAsync(_id, problem, _depth);
@@ -374,6 +426,13 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(e);
             ReportNoResult();
             return;
+        }
+        finally
+        {
+            if (inlineCall)
+            {
+                RunFamily.EndInlineCall();
+            }
         }
 
         if (splitting.IsCompletedSuccessfully)
@@ -577,10 +636,15 @@ internal sealed class ContinuationNode<TProblem, TResult>
         private static readonly Action<object?> s_run = static state => ((SiblingBatch)state!).Run();
 
         /// <summary>Queues the batch on the run's scheduler; throws if the scheduler refuses it (nothing of it ran).</summary>
-        public void Start() =>
-            Task.Factory.StartNew(s_run, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, parent._run.Scheduler);
+        public void Start() => StartCounted(parent._run, s_run, this);
 
-        private void Run() => parent.RunSiblings(subproblems, start, end, firstOwnTask: true);
+        private void Run()
+        {
+            using (parent._run.Family.EnterTask())
+            {
+                parent.RunSiblings(subproblems, start, end, firstOwnTask: true);
+            }
+        }
     }
 
     /// <summary>The merge task: combine the children's results (or just report upwards if the run stopped).</summary>
@@ -601,6 +665,12 @@ internal sealed class ContinuationNode<TProblem, TResult>
         long learning = learns ? Stopwatch.GetTimestamp() : 0;
         long start = run.StartPhase();
         ValueTask<TResult> merging;
+        bool inlineCall = _subtreeInline;
+        if (inlineCall)
+        {
+            RunFamily.BeginInlineCall();
+        }
+
         try
         {
             merging = run.InvokeMergeAsync(_id, problem, results, _depth);
@@ -610,6 +680,13 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(e);
             ReportNoResult();
             return;
+        }
+        finally
+        {
+            if (inlineCall)
+            {
+                RunFamily.EndInlineCall();
+            }
         }
 
         if (merging.IsCompletedSuccessfully)
@@ -791,8 +868,14 @@ internal sealed class ContinuationNode<TProblem, TResult>
         private static readonly Action<Task<T>, object?> s_completed =
             static (_, state) => ((PendingPhase<T>)state!).OnTaskCompleted();
 
-        private static readonly Action<object?> s_resume =
-            static state => ((PendingPhase<T>)state!).Resume();
+        private static readonly Action<object?> s_resume = static state =>
+        {
+            var pending = (PendingPhase<T>)state!;
+            using (pending._node._run.Family.EnterTask())
+            {
+                pending.Resume();
+            }
+        };
 
         private static readonly Action<object?> s_canceled =
             static state => ((PendingPhase<T>)state!).OnRunCanceled();
@@ -863,7 +946,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             _completed = run.StartPhase();
             try
             {
-                Task.Factory.StartNew(s_resume, this, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
+                StartCounted(run, s_resume, this);
             }
             catch (Exception e)
             {

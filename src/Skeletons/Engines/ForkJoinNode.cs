@@ -118,9 +118,21 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         var problem = _problem;
         _problem = default!;
         var program = run.Program;
-        if (_depth >= run.MaxDepth || !program.InvokeShouldSplit(problem, _depth))
+        bool split = _depth < run.MaxDepth && program.InvokeShouldSplit(problem, _depth);
+        long size = -1;
+        bool inline = false;
+        if (split)
         {
-            long leafSize = run.Learns && run.ReportsSizes ? program.SizeOf(problem) : -1;
+            run.CheckRecursionLimit(_depth);
+            size = run.ReportsSizes ? program.SizeOf(problem) : -1;
+            inline = run.Granularity.ShouldInline(_depth, size);
+            // A program whose execute solves any problem executes a subtree predicted cheap, as a leaf.
+            split = !(inline && run.ExecutesInlineSubtrees);
+        }
+
+        if (!split)
+        {
+            long leafSize = run.Learns && run.ReportsSizes ? (size >= 0 ? size : program.SizeOf(problem)) : -1;
             long leafLearning = run.StartLearning();
             long executeStart = run.StartPhase();
             var leafResult = program.InvokeExecute(problem, _depth);
@@ -135,10 +147,8 @@ internal sealed class ForkJoinNode<TProblem, TResult>
             return leafResult;
         }
 
-        run.CheckRecursionLimit(_depth);
-        long size = run.ReportsSizes ? program.SizeOf(problem) : -1;
         // An asynchronous program's subtrees are never inline here: this engine waits for its phases anyway.
-        if (!run.Granularity.AsynchronousPhases && run.Granularity.ShouldInline(_depth, size))
+        if (!run.Granularity.AsynchronousPhases && inline)
         {
             return SolveInline(run, problem, size);
         }
@@ -227,12 +237,15 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         long learning = run.StartLearning();
         bool completed;
         TResult result;
+        // The subtree's splits and merges are calls of an inline node: loops they start run on this thread (RunFamily).
+        RunFamily.BeginInlineCall();
         try
         {
             completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, _id, _parentId, _indexInParent, ref nodes, out result);
         }
         finally
         {
+            RunFamily.EndInlineCall();
             run.CountInlineNodes(nodes);
         }
 

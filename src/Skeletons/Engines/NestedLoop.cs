@@ -86,7 +86,8 @@ internal static class LoopCosts
 
 /// <summary>
 /// How a nested loop runs: inline (one sequential pass on the calling thread, a completed <see cref="ValueTask{TResult}"/>)
-/// when its remembered cost per unit predicts less than the minimum task cost, otherwise as a run of
+/// when its caller runs inline, when the enclosing runs already keep every worker busy, or when its remembered cost per
+/// unit predicts less than twice the minimum task cost (<see cref="RunsSequentially"/>), otherwise as a run of
 /// <see cref="LoopProgram{TProblem, TResult}"/> on the options' scheduler (the caller's by default).
 /// </summary>
 internal static class NestedLoop
@@ -125,7 +126,13 @@ internal static class NestedLoop
         }
 
         bool timed = granularity.Kind == GranularityKind.Automatic && granularity.MinimumTaskCost > TimeSpan.Zero;
-        if (size <= 1 || granularity.Kind == GranularityKind.Sequential || (timed && IsCheap(memory, size, granularity.MinimumTaskCost)))
+        if (size <= 1 || granularity.Kind == GranularityKind.Sequential || (timed && RunsSequentially(
+                RunFamily.CallerRunsInline,
+                RunFamily.Current?.ActiveTasks ?? 0,
+                GranularityPolicy.WorkerCount(options.Scheduler.MaximumConcurrencyLevel, Environment.ProcessorCount),
+                memory.CostPerUnit,
+                size,
+                ToTicks(granularity.MinimumTaskCost))))
         {
             return RunInline(problem, size, map, timed ? memory : null, cancellationToken);
         }
@@ -135,16 +142,36 @@ internal static class NestedLoop
     }
 
     /// <summary>
-    /// Whether the loop is predicted cheaper than two tasks' minimum cost: below that a run could not cut it into two
-    /// pieces each worth a task (its halves would run as one batch, see <c>ContinuationNode.SiblingsPerTask</c>), so
-    /// it would only add a task, its root, to the same sequential pass.
+    /// Whether a loop with the automatic granularity runs as one sequential pass on the calling thread instead of as a
+    /// run (a pure function of what the caller knows when the loop starts). Sequential when any of these holds:
+    /// <list type="bullet">
+    /// <item>the caller is a node of an inline subtree (<paramref name="callerRunsInline"/>): that subtree was predicted
+    /// cheaper than one task, and the loop is part of its cost;</item>
+    /// <item>the enclosing runs already have at least one task queued or running per worker
+    /// (<paramref name="activeTasks"/> &gt;= <paramref name="workers"/>): every worker has the enclosing program's work to
+    /// do or to steal, so the loop's tasks could only take a worker from that work (the loop's pass is the caller's share
+    /// of it);</item>
+    /// <item>the loop is predicted cheaper than two tasks' minimum cost (<paramref name="costPerUnit"/> times
+    /// <paramref name="size"/> below twice <paramref name="minimumTicks"/>): a run could not cut it into two pieces
+    /// each worth a task (its halves would run as one batch, see <c>ContinuationNode.SiblingsPerTask</c>), so it would
+    /// only add a task, its root, to the same sequential pass.</item>
+    /// </list>
+    /// A loop outside any run (<paramref name="activeTasks"/> 0, not inline) is decided by its cost alone.
     /// </summary>
-    private static bool IsCheap(LeafCostMemory memory, long size, TimeSpan minimumTaskCost)
-    {
-        double perUnit = memory.CostPerUnit;
-        return !double.IsPositiveInfinity(perUnit)
-            && perUnit * size < 2 * minimumTaskCost.TotalSeconds * Stopwatch.Frequency;
-    }
+    /// <param name="callerRunsInline">Whether the loop was started by a node of an inline subtree.</param>
+    /// <param name="activeTasks">Tasks of the enclosing runs queued or running (0 outside a run).</param>
+    /// <param name="workers">The workers of the loop's scheduler, at least 1.</param>
+    /// <param name="costPerUnit">The loop code's remembered cost per unit in Stopwatch ticks; +infinity when unknown.</param>
+    /// <param name="size">The loop's size in units.</param>
+    /// <param name="minimumTicks">The minimum task cost in Stopwatch ticks.</param>
+    /// <returns>True to run the loop sequentially on the calling thread.</returns>
+    internal static bool RunsSequentially(bool callerRunsInline, int activeTasks, int workers, double costPerUnit, long size, long minimumTicks) =>
+        callerRunsInline
+        || activeTasks >= workers
+        || (!double.IsPositiveInfinity(costPerUnit) && costPerUnit * size < 2.0 * minimumTicks);
+
+    private static long ToTicks(TimeSpan time) =>
+        (long)Math.Min(time.TotalSeconds * Stopwatch.Frequency, long.MaxValue / 2);
 
     private static ValueTask<TResult> RunInline<TProblem, TResult>(
         TProblem problem, long size, Func<TProblem, TResult> map, LeafCostMemory? memory, CancellationToken cancellationToken)

@@ -47,6 +47,9 @@ internal sealed class RunContext<TProblem, TResult>
         MaxDepth = options.MaxDepth ?? int.MaxValue;
         RecursionLimit = options.RecursionLimit;
         Granularity = granularity;
+        ExecutesInlineSubtrees = program.ExecuteSolvesAnyProblem;
+        // A run started from a task of another run's family (a node's split or merge) joins it: see RunFamily.
+        Family = RunFamily.Current ?? new RunFamily();
         ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
         SkeletonMetrics.RunStarted();
@@ -79,6 +82,12 @@ internal sealed class RunContext<TProblem, TResult>
 
     /// <summary>The run's resolved granularity: which nodes run inline, and what the run learns.</summary>
     public RunGranularity Granularity { get; }
+
+    /// <summary>Whether a node whose subtree runs inline executes its problem instead (the program's <c>ExecuteSolvesAnyProblem</c>, read once).</summary>
+    public bool ExecutesInlineSubtrees { get; }
+
+    /// <summary>This run and the runs it is nested in: how many of their tasks are queued or running (continuation engine).</summary>
+    public RunFamily Family { get; }
 
     /// <summary>Whether the program reports sizes (a granular program).</summary>
     public bool ReportsSizes { get; }
