@@ -365,6 +365,7 @@ internal sealed class DomainClient : ICpuArbiter
                             if (reject.Code is DomainRejectCode.VersionMismatch or DomainRejectCode.PermissionDenied or DomainRejectCode.ClockMismatch)
                             {
                                 _refusal = $"{reject.Code}: {reject.Reason}";
+                                Log($"refused for good, staying on own CPUs: {_refusal}");
                             }
 
                             return $"refused by the coordinator ({reject.Code}: {reject.Reason})";
@@ -391,6 +392,7 @@ internal sealed class DomainClient : ICpuArbiter
             if (e.Error == DomainProtocolError.VersionMismatch)
             {
                 _refusal = e.Message;
+                Log($"refused for good, staying on own CPUs: {_refusal}");
             }
 
             return $"protocol error: {e.Message}";
