@@ -171,7 +171,10 @@ internal sealed class DomainTestKit : IDisposable
             s.connect(path)
         except OSError as e:
             print('connect-failed', e.errno, flush=True); sys.exit(0)
-        s.sendall(frame(1, struct.pack('<iqH', os.getpid(), 1000000000, len(cpus)) + b''.join(struct.pack('<i', c) for c in cpus)))
+        try:
+            s.sendall(frame(1, struct.pack('<iqH', os.getpid(), 1000000000, len(cpus)) + b''.join(struct.pack('<i', c) for c in cpus)))
+        except OSError:
+            pass  # refused at once: the reject waits in the receive queue
         s.settimeout(0.05)
         buf, epoch, last = b'', 0, 0.0
         while True:
@@ -190,6 +193,8 @@ internal sealed class DomainTestKit : IDisposable
                 buf += data
             except socket.timeout:
                 continue
+            except OSError as e:
+                print('error', e.errno, flush=True); sys.exit(0)
             while len(buf) >= 12:
                 magic, ver, t, fl, n = struct.unpack_from('<IHBBI', buf)
                 if len(buf) < 12 + n: break
