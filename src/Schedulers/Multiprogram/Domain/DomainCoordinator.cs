@@ -292,8 +292,8 @@ internal sealed class DomainCoordinator : IDisposable
         {
             var code = e.Error == DomainProtocolError.VersionMismatch ? DomainRejectCode.VersionMismatch : DomainRejectCode.ProtocolError;
             Log($"refused pid {peer.Credentials.ProcessId}: {e.Message}");
-            TrySend(peer, new RejectMessage(code, e.Message));
-            return Drop(peer, e.Message, silent: false);
+            _ = TrySend(peer, new RejectMessage(code, e.Message));
+            return Drop(peer, e.Message, silent: true);
         }
 
         return decide;
@@ -307,7 +307,7 @@ internal sealed class DomainCoordinator : IDisposable
             case HelloMessage hello when peer.Allowed is null:
                 if (hello.TimestampFrequency != Stopwatch.Frequency)
                 {
-                    TrySend(peer, new RejectMessage(DomainRejectCode.ClockMismatch, FormattableString.Invariant($"timestamp frequency {hello.TimestampFrequency}, coordinator's {Stopwatch.Frequency}")));
+                    _ = TrySend(peer, new RejectMessage(DomainRejectCode.ClockMismatch, FormattableString.Invariant($"timestamp frequency {hello.TimestampFrequency}, coordinator's {Stopwatch.Frequency}")));
                     return Drop(peer, "clock mismatch", silent: false);
                 }
 
@@ -320,8 +320,8 @@ internal sealed class DomainCoordinator : IDisposable
                 peer.LastReport = now;
                 Volatile.Write(ref _joined, _peers.Count(p => p.Allowed is not null));
                 Log(FormattableString.Invariant($"pid {peer.Credentials.ProcessId} joined with CPUs {CpuList.Format(hello.AllowedCpus)}"));
-                TrySend(peer, new WelcomeMessage(Environment.ProcessId, _interval, _lease));
-                return false;
+                return !TrySend(peer, new WelcomeMessage(Environment.ProcessId, _interval, _lease))
+                    && Drop(peer, "welcome not delivered", silent: false);
             case ReportMessage report when peer.Allowed is not null:
                 if (report.AppliedEpoch > peer.LastSentEpoch)
                 {
@@ -343,15 +343,20 @@ internal sealed class DomainCoordinator : IDisposable
         }
     }
 
-    private static void TrySend(Peer peer, DomainMessage message)
+    /// <summary>
+    /// Sends a frame; false when the send failed or timed out (a peer that stopped reading fills its socket
+    /// buffer). A frame may then be cut in the middle, so the caller drops the peer.
+    /// </summary>
+    private static bool TrySend(Peer peer, DomainMessage message)
     {
         try
         {
             peer.Socket.Send(DomainProtocol.Encode(message));
+            return true;
         }
         catch (SocketException)
         {
-            // The next read sees the broken connection and drops the peer.
+            return false;
         }
     }
 
@@ -466,7 +471,11 @@ internal sealed class DomainCoordinator : IDisposable
             long epoch = ++_epoch;
             peer.LastSentEpoch = epoch;
             peer.Outstanding.Add((epoch, expiry, cpus));
-            TrySend(peer, new GrantMessage(epoch, expiry, programs));
+            if (!TrySend(peer, new GrantMessage(epoch, expiry, programs)))
+            {
+                // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
+                Drop(peer, "not reading (send timed out)", silent: true);
+            }
         }
 
         _pendingHandover = pending;
