@@ -170,6 +170,51 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
+    public void Hostile_bytes_on_the_socket_neither_crash_the_coordinator_nor_disturb_its_members()
+    {
+        SkipUnlessLinux();
+        using var kit = new DomainTestKit();
+        int[] cpus = [0, 1, 2, 3];
+        var a = kit.Client(cpus);
+        Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
+
+        var random = new Random(5);
+        for (int i = 0; i < 50; i++)
+        {
+            var peer = kit.Connect();
+            byte[] garbage = new byte[random.Next(1, 2048)];
+            random.NextBytes(garbage);
+            if (i % 2 == 0)
+            {
+                // A valid header first, so that the payload decoders see the garbage.
+                byte[] frame = DomainProtocol.Encode(new HelloMessage(1, Stopwatch.Frequency, [0]));
+                garbage = [.. frame.AsSpan(0, DomainProtocol.HeaderSize), .. garbage];
+                System.Buffers.Binary.BinaryPrimitives.WriteUInt32LittleEndian(garbage.AsSpan(8), (uint)(garbage.Length - DomainProtocol.HeaderSize));
+                garbage[6] = (byte)random.Next(1, 7);
+            }
+
+            try
+            {
+                peer.Send(garbage);
+                var reply = ReadFrame(peer);
+                Assert.IsType<RejectMessage>(reply);
+            }
+            catch (SocketException)
+            {
+                // Refused and closed before the garbage was all sent or read: as good.
+            }
+
+            peer.Dispose();
+        }
+
+        Assert.True(a.HostedCoordinator!.IsRunning);
+        Assert.Equal(1, a.HostedCoordinator.JoinedCount);
+        var b = kit.Client(cpus);
+        Assert.True(WaitUntil([a, b], () => Held(a).Length == 2 && Held(b).Length == 2, Patience), kit.LogText());
+        AssertDisjoint([(a, cpus), (b, cpus)]);
+    }
+
+    [SkippableFact]
     public void A_client_facing_a_coordinator_of_another_version_falls_back_and_says_why()
     {
         SkipUnlessLinux();
