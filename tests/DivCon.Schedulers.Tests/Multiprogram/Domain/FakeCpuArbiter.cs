@@ -71,7 +71,7 @@ internal sealed class FakeCpuArbiter : ICpuArbiter
     {
         lock (_lock)
         {
-            _last = (local, [.. ownCpus], new Dictionary<ProgramId, string>(names));
+            _last = (local, [.. ownCpus], names.ToDictionary(kv => kv.Key, kv => kv.Value));
             _publishes++;
         }
 
