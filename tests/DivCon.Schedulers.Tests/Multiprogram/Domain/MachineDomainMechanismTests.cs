@@ -45,11 +45,13 @@ public sealed class MachineDomainMechanismTests
         watch.ForEpoch(fake.Grant((a, [0, 1]), (b, [2])));
         WaitUntilWithheldAsleep(scheduler, [3, 4, 5]);
 
+        long parksBefore = WithheldParks(scheduler, 3);
         var cpus = new ConcurrentBag<int>();
         Assert.True(Task.WaitAll([RunRecorded(scheduler, a, 2000, cpus), RunRecorded(scheduler, b, 2000, cpus)], TestSchedulers.Timeout));
 
         Assert.Equal(4000, cpus.Count);
         Assert.DoesNotContain(cpus, cpu => cpu >= 3);
+        Assert.Equal(parksBefore, WithheldParks(scheduler, 3)); // Never woken (to lend): each wake-up would park again.
         Assert.All([3, 4, 5], cpu => Assert.Null(scheduler.GetWorkerAssignments()[cpu].Serving));
     }
 
@@ -343,6 +345,10 @@ public sealed class MachineDomainMechanismTests
             cpus.Add(scheduler.CpuOfWorker(Worker.Current!.Cpu.Index));
             Thread.SpinWait(100);
         })));
+
+    /// <summary>Parks in the idle set of the CPUs from <paramref name="first"/> on (both their workers).</summary>
+    private static long WithheldParks(MultiprogramScheduler scheduler, int first) =>
+        scheduler.Pool.InitialSet.ReadWorkerStatistics(_ => null, scheduler.WorkerCount).Where(w => w.WorkerIndex >= first).Sum(w => w.Parks);
 
     /// <summary>The servers of the withheld CPUs have gone home to the idle set and parked (bounded wait).</summary>
     private static void WaitUntilWithheldAsleep(MultiprogramScheduler scheduler, int[] withheld) =>
