@@ -86,9 +86,15 @@ public static class ProcessChildCommand
                 Directory.CreateDirectory(folder);
             }
 
-            await using var completions = new StreamWriter(launch.CompletionsPath, append: true);
-            await completions.WriteLineAsync($"# {launch.Program} size {launch.Size.ToString(CultureInfo.InvariantCulture)} {ProcessModes.NameOf(launch.Mode)} pid {Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}; {status}").ConfigureAwait(false);
-            await completions.WriteLineAsync("run,start_seconds,end_seconds").ConfigureAwait(false);
+            // RFC 4180 like every CSV of the harness (CRLF); times from the child's start.
+            bool header = !File.Exists(launch.CompletionsPath);
+            await using var completions = new StreamWriter(launch.CompletionsPath, append: true) { NewLine = "\r\n" };
+            if (header)
+            {
+                await completions.WriteLineAsync("pid,mode,program,size,run,start_seconds,end_seconds").ConfigureAwait(false);
+            }
+
+            string prefix = string.Create(CultureInfo.InvariantCulture, $"{Environment.ProcessId},{ProcessModes.NameOf(launch.Mode)},{launch.Program},{launch.Size}");
             await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
             await output.WriteLineAsync($"ready {status}").ConfigureAwait(false);
             await output.FlushAsync(cancellationToken).ConfigureAwait(false);
@@ -109,7 +115,7 @@ public static class ProcessChildCommand
                 {
                     await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
                     await completions.WriteLineAsync(string.Create(
-                        CultureInfo.InvariantCulture, $"{run++},{start.TotalSeconds:0.######},{clock.Elapsed.TotalSeconds:0.######}")).ConfigureAwait(false);
+                        CultureInfo.InvariantCulture, $"{prefix},{run++},{start.TotalSeconds:0.######},{clock.Elapsed.TotalSeconds:0.######}")).ConfigureAwait(false);
                     await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)

@@ -9,7 +9,8 @@ namespace DivCon.Harness.Workload;
 /// the cyclic protocol (it times every run, start to <c>done</c>, so the rounds, C_SP and the metrics are exactly those
 /// of <c>cyclic</c>), the children run the programs. Optionally kills one child with SIGKILL every
 /// <see cref="ProcessSchemeOptions.KillEvery"/> and starts a new one in its place: the run that was in flight is run
-/// again in the new child, and its time (start to the new child's <c>done</c>) includes the restart.
+/// again in the new child, and its time (start to the new child's <c>done</c>) includes the restart. A child is killed
+/// only after it has completed a run, so every program makes progress whatever the interval.
 /// </summary>
 public sealed class ProcessScheme : IWorkloadScheme
 {
@@ -214,7 +215,9 @@ public sealed class ProcessScheme : IWorkloadScheme
                 lock (_gate)
                 {
                     // Only a ready child is killed, once: its slot stays empty until its run starts a replacement.
-                    int[] ready = [.. Enumerable.Range(0, _children.Length).Where(i => _children[i] is not null)];
+                    // A child that has not completed a run yet is spared, so every program makes progress however
+                    // often children are killed (each kill costs a program at most the run in flight).
+                    int[] ready = [.. Enumerable.Range(0, _children.Length).Where(i => _children[i] is { Runs: > 0 })];
                     if (ready.Length > 0)
                     {
                         index = ready[random.Next(ready.Length)];
@@ -232,8 +235,8 @@ public sealed class ProcessScheme : IWorkloadScheme
                 victim.Kill();
                 Interlocked.Increment(ref _scheme._kills);
                 bool header = !File.Exists(log);
-                await File.AppendAllTextAsync(log, (header ? "scheme,session,seconds,program,pid\n" : string.Empty) + string.Create(
-                    CultureInfo.InvariantCulture, $"{_scheme.Name},{_number},{clock.Elapsed.TotalSeconds:0.###},{_scheme._workload[index].Name},{victim.Id}\n"),
+                await File.AppendAllTextAsync(log, (header ? "scheme,session,seconds,program,pid\r\n" : string.Empty) + string.Create(
+                    CultureInfo.InvariantCulture, $"{_scheme.Name},{_number},{clock.Elapsed.TotalSeconds:0.###},{_scheme._workload[index].Name},{victim.Id}\r\n"),
                     CancellationToken.None).ConfigureAwait(false);
             }
         }

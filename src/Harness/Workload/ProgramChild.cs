@@ -17,6 +17,11 @@ internal sealed class ProgramChild : IAsyncDisposable
 
     private ProgramChild(Process process) => _process = process;
 
+    private int _runs;
+
+    /// <summary>Runs the child has completed.</summary>
+    public int Runs => Volatile.Read(ref _runs);
+
     /// <summary>The child's process id.</summary>
     public int Id => _process.Id;
 
@@ -98,6 +103,11 @@ internal sealed class ProgramChild : IAsyncDisposable
         {
             Kill();
             throw;
+        }
+
+        if (reply == "done")
+        {
+            Interlocked.Increment(ref _runs); // Interlocked: read by the fault loop on another thread.
         }
 
         return reply switch

@@ -71,6 +71,24 @@ public sealed class CommandSmokeTests : IDisposable
     }
 
     [Fact]
+    public async Task Processes_runs_children_and_one_process_and_a_fault_run_replaces_killed_children()
+    {
+        string[] args = ["processes", "--programs", TwoPrograms, "--modes", "independent,joined,one-process", "--duration", "2", "--runs", "1",
+            "--warmup", "0", "--warmup-seconds", "0", "--rounds", "1", "--profile-fallback", "unit", "--kill-every", "0.3", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("ANTT", output, StringComparison.Ordinal);
+        string folder = Path.Combine(_root, "processes");
+        AssertCyclicFiles(folder, ["independent", "joined", "one-process"]);
+        string children = Path.Combine(folder, "children");
+        Assert.NotEmpty(Directory.GetFiles(children, "independent-*.csv"));
+        Assert.NotEmpty(Directory.GetFiles(children, "joined-*.csv"));
+        List<List<string>> kills = ParseCsv(Path.Combine(children, "kills.csv"));
+        Assert.Contains(kills, k => k.Contains("independent"));
+        Assert.Contains("joined: the children ran WITHOUT a machine domain", error, StringComparison.Ordinal); // until the client lands
+    }
+
+    [Fact]
     public async Task Cyclic_repetitions_get_their_own_folders_and_a_summary_across_them()
     {
         string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "shared,default", "--repeat", "2",

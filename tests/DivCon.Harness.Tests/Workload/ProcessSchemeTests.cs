@@ -26,10 +26,12 @@ public sealed class ProcessSchemeTests
 
             string[] lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             Assert.Equal(["ready -", "done", "error unknown request 'bogus'", "done"], lines);
-            string[] rows = [.. File.ReadAllLines(completions).Where(l => !l.StartsWith('#'))];
-            Assert.Equal("run,start_seconds,end_seconds", rows[0]);
+            string text = File.ReadAllText(completions);
+            Assert.DoesNotContain("\n", text.Replace("\r\n", string.Empty, StringComparison.Ordinal), StringComparison.Ordinal); // RFC 4180: CRLF
+            string[] rows = text.Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
+            Assert.Equal("pid,mode,program,size,run,start_seconds,end_seconds", rows[0]);
             Assert.Equal(3, rows.Length);
-            Assert.StartsWith("1,", rows[2], StringComparison.Ordinal);
+            Assert.Equal(["independent", "sumsq", "65536", "1"], rows[2].Split(',')[1..5]);
         }
         finally
         {
@@ -116,7 +118,7 @@ public sealed class ProcessSchemeTests
             }
 
             string completions = Assert.Single(Directory.GetFiles(folder, "independent-001-sumsq-1.csv"));
-            Assert.Equal(3, File.ReadAllLines(completions).Count(l => !l.StartsWith('#')));
+            Assert.Equal(3, File.ReadAllLines(completions).Length);
             Assert.Equal(["-"], scheme.DomainStatuses);
         }
         finally
