@@ -123,6 +123,11 @@ public static class ProcessesCommand
                 };
                 var isolated = Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
                 CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
+                foreach (IncompleteScheme scheme in result.Incomplete)
+                {
+                    warn($"No metrics {scheme}: some program completed no run within the duration (children killed too often, or a longer --duration is needed).");
+                }
+
                 foreach (ProcessScheme scheme in selected.OfType<ProcessScheme>())
                 {
                     foreach (string status in scheme.DomainStatuses.Where(s => s != "-"))
