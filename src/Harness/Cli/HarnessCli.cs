@@ -29,6 +29,8 @@ public static class HarnessCli
         {
             CyclicCommand.CreateDemo(host),
             CyclicCommand.CreateCyclic(host),
+            ProcessesCommand.Create(host),
+            ProcessChildCommand.Create(host),
             SymmetricCommand.Create(host),
             GranularityCommand.Create(host),
             ScalabilityCommand.Create(host),

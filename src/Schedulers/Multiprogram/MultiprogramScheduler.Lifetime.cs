@@ -42,6 +42,7 @@ public sealed partial class MultiprogramScheduler
 
         _metrics.Remove(this);
         var clock = Stopwatch.StartNew();
+        LeaveDomainForShutdown();
         ProgramTaskScheduler[] programs;
         lock (_gate)
         {
@@ -70,6 +71,7 @@ public sealed partial class MultiprogramScheduler
         {
             CompleteEventStreams(); // The shutdown is over (or its wait timed out): the event streams end.
         }
+        DisposeArbiter();
         if (exited)
         {
             // Only ever set, never cleared: a later ShutdownAsync that saw the workers exit may already have set it,
@@ -160,6 +162,7 @@ public sealed partial class MultiprogramScheduler
     private async Task ShutdownCoreAsync()
     {
         _metrics.Remove(this);
+        LeaveDomainForShutdown();
         ProgramTaskScheduler[] programs;
         lock (_gate)
         {
@@ -185,6 +188,7 @@ public sealed partial class MultiprogramScheduler
             _rebalancer.Dispose();
         }
 
+        DisposeArbiter();
         Volatile.Write(ref _workersExited, true); // Volatile: ShutdownTimedOut readers on other threads.
         CompleteEventStreams(); // Before the shutdown's task completes: its awaiter sees the streams ended.
     }

@@ -30,7 +30,10 @@ public sealed partial class MultiprogramScheduler
     /// <summary>Every decision made, skipped ones included.</summary>
     public long DecisionCount => Interlocked.Read(ref _decisions); // Atomic 64-bit read on every platform.
 
-    /// <summary>Workers owned by each live program, in registration order (sums to <see cref="WorkerCount"/> when any).</summary>
+    /// <summary>
+    /// Workers owned by each live program, in registration order (sums to <see cref="WorkerCount"/> when any, less the
+    /// CPUs a machine domain's grant withholds).
+    /// </summary>
     public IReadOnlyList<ProgramAllocation> CurrentAllocation
     {
         get
@@ -242,7 +245,10 @@ public sealed partial class MultiprogramScheduler
     private RebalanceEvent DecideAndApply(RebalanceReason reason)
     {
         Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
-        RebalanceEvent decision = _decider.Decide(TakeSnapshot(), reason, TimeProvider.GetTimestamp());
+        AllocationSnapshot snapshot = TakeSnapshot();
+        long now = TimeProvider.GetTimestamp();
+        RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now);
+        PublishToDomain(snapshot);
         decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
         Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
         if (decision.Skipped)

@@ -150,7 +150,10 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _pool = new WorkerPool(
             slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
         _director.Attach(_pool);
-        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval, OnRebalancerFailure, OnSample, options.EstimatorSampleInterval);
+        _rebalancer = new Rebalancer(Depart, OnInterval, RebalanceInterval, OnRebalancerFailure, OnSample, options.EstimatorSampleInterval)
+        {
+            OnRequest = OnDomainRequest,
+        };
 
         IReadOnlyList<Exception> failures;
         try
@@ -171,6 +174,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
                 : new AggregateException($"{failures.Count} workers failed to start.", failures);
         }
 
+        JoinDomain(options);
         _rebalancer.Start();
         _metrics.Add(this);
     }

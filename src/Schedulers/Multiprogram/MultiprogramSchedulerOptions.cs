@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using DivCon.Schedulers.Multiprogram.Domain;
 using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
 using Microsoft.Extensions.Logging;
@@ -107,4 +108,20 @@ public sealed record MultiprogramSchedulerOptions
     /// example through dependency injection); null: the library's shared static meter of the same name.
     /// </summary>
     public IMeterFactory? MeterFactory { get; init; }
+
+    /// <summary>
+    /// The machine-wide arbitration domain to join (null, the default: the one named by the <c>DIVCON_DOMAIN</c>
+    /// environment variable, <see cref="MachineDomainOptions.FromEnvironment()"/>, and none when it is unset: today's
+    /// behaviour). Joined, the domain decides which of this process's CPUs each of its programs holds, across every
+    /// joined process of the machine; CPUs it gives to no program here are withheld (their workers sleep). When the
+    /// domain cannot be reached, or drops this process, the scheduler decides locally on all its CPUs, as without
+    /// a domain (a trace line says why). See the multiprogram README, "Machine domain".
+    /// </summary>
+    public MachineDomainOptions? MachineDomain { get; init; }
+
+    /// <summary>
+    /// Creates the link to the domain (tests; null: the library's client, <see cref="CpuArbiterFactory.Create"/>).
+    /// An exception it throws makes the scheduler run without a domain (a trace line), never fails construction.
+    /// </summary>
+    internal Func<MachineDomainOptions, ICpuArbiter>? ArbiterFactory { get; init; }
 }

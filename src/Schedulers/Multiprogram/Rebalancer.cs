@@ -21,6 +21,7 @@ internal sealed class Rebalancer : IDisposable
     private readonly AutoResetEvent _signal = new(false);
     private readonly ConcurrentQueue<ProgramTaskScheduler> _departures = new();
     private int _stop;
+    private int _decisionRequested;
 
     /// <summary>Creates the thread (not started).</summary>
     /// <param name="depart">Performs one departure (takes the decision lock).</param>
@@ -44,6 +45,36 @@ internal sealed class Rebalancer : IDisposable
     public bool IsPeriodic => _interval > TimeSpan.Zero && _interval != Timeout.InfiniteTimeSpan;
 
     public void Start() => _thread.Start();
+
+    /// <summary>
+    /// The decision asked for by <see cref="RequestDecision"/> (takes the decision lock on this thread); null: requests
+    /// are ignored. Set once, before <see cref="Start"/>.
+    /// </summary>
+    public Action? OnRequest { get; set; }
+
+    /// <summary>
+    /// Any thread, lock-free: asks the rebalancer thread for one decision (<see cref="OnRequest"/>) as soon as it is
+    /// free. Requests made before that decision starts are merged into it. Ignored once stopped.
+    /// </summary>
+    public void RequestDecision()
+    {
+        // Interlocked (a full fence): the flag is visible to the thread before the signal wakes it; the thread
+        // clears it with an exchange before deciding, so a request made during a decision brings another one.
+        Interlocked.Exchange(ref _decisionRequested, 1);
+        if (Volatile.Read(ref _stop) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            _signal.Set();
+        }
+        catch (ObjectDisposedException)
+        {
+            // Stopped and disposed meanwhile: nothing decides any more.
+        }
+    }
 
     /// <summary>Any thread: asks the rebalancer thread to perform a program's departure.</summary>
     /// <param name="program">A closed program whose tasks have all finished.</param>
@@ -115,6 +146,12 @@ internal sealed class Rebalancer : IDisposable
             while (_departures.TryDequeue(out ProgramTaskScheduler? program))
             {
                 Guarded(() => _depart(program), program.CompleteDeparture, _onError);
+            }
+
+            if (OnRequest is { } onRequest && Volatile.Read(ref _decisionRequested) != 0 && Volatile.Read(ref _stop) == 0
+                && Interlocked.Exchange(ref _decisionRequested, 0) != 0)
+            {
+                Guarded(onRequest, null, _onError);
             }
 
             if (IsPeriodic && Stopwatch.GetTimestamp() >= next && Volatile.Read(ref _stop) == 0)

@@ -40,15 +40,17 @@ internal sealed class WorkerDirector : IWorkerDirector
             return null;
         }
 
+        // A worker at home in the idle set while programs run holds a CPU withheld by a machine domain (another
+        // process's now): it sleeps and never lends itself (while stopping it helps, like every worker).
+        WorkQueueSet home = worker.Home;
         WorkQueueSet[] sets = Sets;
-        if (sets.Length == 0)
+        if (sets.Length == 0 || (ReferenceEquals(home, _idle) && _pool?.StopRequested != true))
         {
             return null;
         }
 
         // A racy cursor only spreads idle workers over the programs; any answer is correct.
         int start = (int)((uint)_cursor++ % (uint)sets.Length);
-        WorkQueueSet home = worker.Home;
         for (int i = 0; i < sets.Length; i++)
         {
             int index = start + i;

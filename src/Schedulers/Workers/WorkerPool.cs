@@ -184,6 +184,8 @@ internal sealed class WorkerPool : IDisposable
     /// <summary>
     /// Lending wake-up (best effort): wakes one sleeping worker that does not serve <paramref name="queues"/>, so
     /// that it looks for work elsewhere. Used when <paramref name="queues"/> has new work and no sleeper of its own.
+    /// A worker at home in <see cref="InitialSet"/> is never woken to lend: its CPU is not given to any set (no set
+    /// yet, or withheld by a machine domain), and it would find nothing to lend itself to.
     /// </summary>
     /// <param name="queues">The set that has new work.</param>
     public void WakeLender(WorkQueueSet queues)
@@ -194,7 +196,7 @@ internal sealed class WorkerPool : IDisposable
         {
             int index = start + i;
             Worker worker = _workers[index < _workers.Length ? index : index - _workers.Length];
-            if (worker.IsParked && !ReferenceEquals(worker.Queues, queues) && worker.TryWake())
+            if (worker.IsParked && !ReferenceEquals(worker.Queues, queues) && !ReferenceEquals(worker.Home, InitialSet) && worker.TryWake())
             {
                 return;
             }

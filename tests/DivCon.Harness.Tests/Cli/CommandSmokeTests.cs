@@ -71,6 +71,37 @@ public sealed class CommandSmokeTests : IDisposable
     }
 
     [Fact]
+    public async Task Processes_runs_every_mode_and_writes_its_files()
+    {
+        string[] args = ["processes", "--programs", TwoPrograms, "--modes", "independent,joined,one-process", "--duration", "1", "--runs", "1",
+            "--warmup", "0", "--warmup-seconds", "0", "--rounds", "1", "--profile-fallback", "unit", "--out", _root, .. TinySizes];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        Assert.Contains("ANTT", output, StringComparison.Ordinal);
+        string folder = Path.Combine(_root, "processes");
+        AssertCyclicFiles(folder, ["independent", "joined", "one-process"]);
+        string children = Path.Combine(folder, "children");
+        Assert.NotEmpty(Directory.GetFiles(children, "independent-*.csv"));
+        Assert.All(Directory.GetFiles(children, "joined-*.csv"), f => ParseCsv(f));
+        Assert.Contains("joined: the children ran WITHOUT a machine domain", error, StringComparison.Ordinal); // until the client lands
+    }
+
+    [Fact]
+    public async Task Processes_fault_run_kills_children_and_starts_new_ones()
+    {
+        string[] args = ["processes", "--programs", TwoPrograms, "--modes", "independent", "--duration", "2", "--runs", "1", "--warmup", "0",
+            "--warmup-seconds", "0", "--rounds", "1", "--kill-every", "0.3", "--name", "kills", "--out", _root, .. TinySizes];
+        var (exitCode, _, error) = await CliRunner.RunAsync(args);
+        Assert.True(exitCode == 0, error);
+        string children = Path.Combine(_root, "kills", "children");
+        List<List<string>> kills = ParseCsv(Path.Combine(children, "kills.csv"));
+        Assert.Equal(["scheme", "session", "seconds", "program", "pid"], kills[0]);
+        Assert.Contains("children killed and replaced", error, StringComparison.Ordinal);
+        // A killed child's program went on in a new child (generation 2 or later).
+        Assert.Contains(Directory.GetFiles(children, "independent-*.csv"), f => !f.EndsWith("-1.csv", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Cyclic_repetitions_get_their_own_folders_and_a_summary_across_them()
     {
         string[] args = ["cyclic", "--programs", "quicksort", "--schemes", "shared,default", "--repeat", "2",

@@ -94,4 +94,77 @@ internal sealed class RebalanceDecider
             $"{decision.Explanation}; placement {placed.Strategy}, {placed.Moves.Count} moves",
             before, after, placed.Moves, placed.Assignment);
     }
+
+    /// <summary>
+    /// Adopts a placement decided elsewhere (a machine domain's grant) instead of running the policy: the event's
+    /// moves are the CPUs whose owner differs from the current placement (to or from no program: CPUs the placement
+    /// leaves unassigned are withheld), its counts those of the placement. The policy's last decision is forgotten,
+    /// so the next local decision runs the policy in full instead of being skipped.
+    /// </summary>
+    /// <param name="snapshot">The workload now; its core count must equal the topology's CPU count.</param>
+    /// <param name="reason">Why a decision is asked for.</param>
+    /// <param name="timestamp">The caller's clock reading, copied into the event.</param>
+    /// <param name="assignment">The CPU sets to adopt: programs of the snapshot only, CPUs of the topology only; CPUs
+    /// it does not list are unassigned.</param>
+    /// <param name="source">The name the event gives as its policy.</param>
+    /// <param name="explanation">How the placement was reached.</param>
+    /// <param name="skipIfUnchanged">Whether a placement equal to the current one is reported as a skipped decision.</param>
+    /// <returns>The event describing the decision.</returns>
+    /// <exception cref="ArgumentNullException">An argument is null.</exception>
+    /// <exception cref="ArgumentException">The snapshot does not fit the topology, or the assignment names a
+    /// program outside the snapshot or a CPU outside the topology.</exception>
+    public RebalanceEvent Impose(
+        AllocationSnapshot snapshot, RebalanceReason reason, long timestamp, CpuAssignment assignment, string source, string explanation, bool skipIfUnchanged)
+    {
+        ArgumentNullException.ThrowIfNull(snapshot);
+        ArgumentNullException.ThrowIfNull(assignment);
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(explanation);
+        if (snapshot.CoreCount != _placement.Topology.Count)
+        {
+            throw new ArgumentException(
+                $"Snapshot has {snapshot.CoreCount} cores but the topology has {_placement.Topology.Count} CPUs.", nameof(snapshot));
+        }
+
+        var ids = new HashSet<int>(_placement.Topology.CpuIds);
+        foreach (ProgramId program in assignment.Programs)
+        {
+            if (snapshot.IndexOf(program) < 0)
+            {
+                throw new ArgumentException($"Program {program} is not in the snapshot.", nameof(assignment));
+            }
+
+            foreach (int cpu in assignment.CpusOf(program))
+            {
+                if (!ids.Contains(cpu))
+                {
+                    throw new ArgumentException($"CPU {cpu} of {program} is not in the topology.", nameof(assignment));
+                }
+            }
+        }
+
+        var before = snapshot.Programs.Select(p => new ProgramAllocation(p.Id, p.CurrentCores)).ToArray();
+        var after = snapshot.Programs.Select(p => new ProgramAllocation(p.Id, assignment.CpusOf(p.Id).Count)).ToArray();
+        var moves = new List<CpuMove>();
+        foreach (int cpu in _placement.Topology.CpuIds)
+        {
+            ProgramId? from = Placement.OwnerOf(cpu);
+            ProgramId? to = assignment.OwnerOf(cpu);
+            if (from != to)
+            {
+                moves.Add(new CpuMove(cpu, from, to));
+            }
+        }
+
+        if (moves.Count == 0 && skipIfUnchanged)
+        {
+            return new RebalanceEvent(timestamp, reason, Skipped: true, source, $"{explanation}; unchanged", before, after, [], Placement);
+        }
+
+        _last = null;
+        _lastApplied = null;
+        Placement = assignment;
+        return new RebalanceEvent(timestamp, reason, Skipped: false, source, $"{explanation}; {moves.Count} moves",
+            before, after, moves, assignment);
+    }
 }

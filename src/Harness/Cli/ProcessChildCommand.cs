@@ -1,0 +1,136 @@
+using System.CommandLine;
+using System.Diagnostics;
+using System.Globalization;
+using DivCon.Harness.Workload;
+using DivCon.Programs;
+using DivCon.Schedulers.Multiprogram;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// The hidden <c>process-child</c> command: one program of the <c>processes</c> experiment in its own process, run once
+/// per <c>run</c> line on standard input (protocol: <see cref="ProgramChild"/>), each completion appended to a CSV file.
+/// </summary>
+public static class ProcessChildCommand
+{
+    /// <summary>Builds the command (hidden from help).</summary>
+    /// <param name="host">The host.</param>
+    /// <returns>The command.</returns>
+    public static Command Create(CliHost host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        var program = OptionTable.Text("--program", "The catalog program to run.", null, "program",
+            n => ProgramCatalog.TryFind(n, out _) ? null : "a catalog program", ["nosuchprogram"]);
+        var size = OptionTable.WholeLong("--size", "Its problem size.", 1, 1);
+        var seed = OptionTable.Whole("--seed", "Its seed.", ProgramCatalog.DefaultSeed, int.MinValue);
+        var mode = OptionTable.Choice("--mode", "independent: the .NET thread pool; joined: a multiprogram scheduler in a machine domain.",
+            "independent", [ProcessModes.NameOf(ProcessMode.Independent), ProcessModes.NameOf(ProcessMode.Joined)]);
+        var cpus = OptionTable.WholeList("--cpus", "The CPUs of the run.", [0], 0, () => int.MaxValue, null);
+        var pin = OptionTable.Flag("--pin", "Joined: pin the workers to --cpus.");
+        var rebalance = OptionTable.Whole("--rebalance-ms", "Joined: the rebalancing interval in milliseconds.", 100, 1);
+        var domain = OptionTable.Text("--domain-dir", "Joined: the machine domain's directory.", null, "folder");
+        var completions = OptionTable.Text("--completions", "The CSV file completed runs are appended to.", null, "file");
+        var command = new Command(ChildLaunch.CommandName, "Internal: one program of the processes experiment in a child process.") { Hidden = true };
+        foreach (Option option in new Option[] { program, size, seed, mode, cpus, pin, rebalance, domain, completions })
+        {
+            command.Add(option);
+        }
+
+        CommandActions.Set(command, host, (parse, cancellationToken) =>
+        {
+            string name = parse.GetValue(program) ?? throw new ArgumentException("--program is required.");
+            var launch = new ChildLaunch(
+                name, parse.GetValue(size), parse.GetValue(seed), ProcessModes.Parse(parse.GetValue(mode)!), parse.GetValue(cpus) ?? [0], parse.GetValue(pin),
+                parse.GetValue(rebalance), parse.GetValue(domain), parse.GetValue(completions) ?? Path.Combine(Path.GetTempPath(), $"divcon-child-{Environment.ProcessId}.csv"));
+            return RunAsync(launch, Console.In, host.Output, cancellationToken);
+        });
+        return command;
+    }
+
+    /// <summary>The child's loop: build the scheduler, say ready, run on every <c>run</c> line until end of input.</summary>
+    /// <param name="launch">What to run.</param>
+    /// <param name="input">The parent's requests.</param>
+    /// <param name="output">The replies.</param>
+    /// <param name="cancellationToken">Cancels the loop.</param>
+    /// <returns>A task that completes at end of input.</returns>
+    public static async Task RunAsync(ChildLaunch launch, TextReader input, TextWriter output, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(launch);
+        ArgumentNullException.ThrowIfNull(input);
+        ArgumentNullException.ThrowIfNull(output);
+        BenchmarkProgram program = ProgramCatalog.Create(launch.Program, launch.Size, launch.Seed);
+        MultiprogramScheduler? multiprogram = null;
+        ProgramTaskScheduler? registered = null;
+        TaskScheduler scheduler = TaskScheduler.Default;
+        string status = "-";
+        if (launch.Mode == ProcessMode.Joined)
+        {
+            multiprogram = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+            {
+                Pin = launch.Pin,
+                CpuIds = launch.Pin ? launch.Cpus : null,
+                WorkerCount = launch.Pin ? null : launch.Cpus.Count,
+                RebalanceInterval = TimeSpan.FromMilliseconds(launch.RebalanceMilliseconds),
+                MachineDomain = new MachineDomainOptions { Name = ChildLaunch.DomainName, Directory = launch.DomainDirectory },
+            });
+            registered = multiprogram.Register(launch.Program);
+            scheduler = registered;
+            status = CommandActions.OneLine(multiprogram.DomainStatus ?? "no domain");
+        }
+
+        try
+        {
+            string? folder = Path.GetDirectoryName(Path.GetFullPath(launch.CompletionsPath));
+            if (folder is not null)
+            {
+                Directory.CreateDirectory(folder);
+            }
+
+            // RFC 4180 like every CSV of the harness (CRLF); times from the child's start.
+            bool header = !File.Exists(launch.CompletionsPath);
+            await using var completions = new StreamWriter(launch.CompletionsPath, append: true) { NewLine = "\r\n" };
+            if (header)
+            {
+                await completions.WriteLineAsync("pid,mode,program,size,run,start_seconds,end_seconds").ConfigureAwait(false);
+            }
+
+            string prefix = string.Create(CultureInfo.InvariantCulture, $"{Environment.ProcessId},{ProcessModes.NameOf(launch.Mode)},{launch.Program},{launch.Size}");
+            await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
+            await output.WriteLineAsync($"ready {status}").ConfigureAwait(false);
+            await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+            var clock = Stopwatch.StartNew();
+            int run = 0;
+            while (await input.ReadLineAsync(cancellationToken).ConfigureAwait(false) is { } line)
+            {
+                if (line != "run")
+                {
+                    await output.WriteLineAsync($"error unknown request '{CommandActions.OneLine(line)}'").ConfigureAwait(false);
+                    await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                TimeSpan start = clock.Elapsed;
+                string reply = "done";
+                try
+                {
+                    await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+                    await completions.WriteLineAsync(string.Create(
+                        CultureInfo.InvariantCulture, $"{prefix},{run++},{start.TotalSeconds:0.######},{clock.Elapsed.TotalSeconds:0.######}")).ConfigureAwait(false);
+                    await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    reply = "error " + CommandActions.OneLine(e);
+                }
+
+                await output.WriteLineAsync(reply).ConfigureAwait(false);
+                await output.FlushAsync(cancellationToken).ConfigureAwait(false);
+            }
+        }
+        finally
+        {
+            registered?.Dispose();
+            multiprogram?.Dispose();
+        }
+    }
+}

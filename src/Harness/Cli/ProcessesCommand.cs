@@ -1,0 +1,174 @@
+using System.CommandLine;
+using DivCon.Harness.Experiments;
+using DivCon.Harness.Terminal;
+using DivCon.Harness.Workload;
+using DivCon.Schedulers.Multiprogram.Profiles;
+
+namespace DivCon.Harness.Cli;
+
+/// <summary>
+/// <c>processes</c>: the cyclic test with each program of the mix in its own OS process, comparing independent
+/// processes (each on its own .NET thread pool, believing it owns every CPU), processes joined in one machine domain
+/// (each on a multiprogram scheduler with the domain option) and the same programs in one process (the cyclic test's
+/// dynamic scheme), with the rounds protocol; optionally a fault run that kills one child every few seconds.
+/// </summary>
+public static class ProcessesCommand
+{
+    /// <summary>Builds the command.</summary>
+    /// <param name="host">The host.</param>
+    /// <returns>The command.</returns>
+    public static Command Create(CliHost host)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
+        var schemeOptions = new SchemeOptions([SchemeRegistry.Dynamic.Name], 5, "30 s at quick size, 480 s at thesis size");
+        var modes = OptionTable.Names("--modes", "How the programs run (space- or comma-separated).", ProcessModes.Names, "mode",
+            n => ProcessModes.Names.Contains(n.Trim(), StringComparer.OrdinalIgnoreCase), ProcessModes.Names);
+        var killEvery = OptionTable.OptionalNumber("--kill-every",
+            "Fault run: kill one child process (SIGKILL) every this many seconds and start a new one in its place (independent and joined; the killed run is run again, its time includes the restart).",
+            above: 0, unit: "seconds");
+        var nameOption = OptionTable.FolderName("--name", "Results subfolder (and workload name).", "processes");
+        var command = new Command("processes",
+            "Each program in its own OS process: independent processes, processes joined in one machine domain, and one process; cyclic protocol with rounds, NTT, ANTT, STP per mode.");
+        common.AddTo(command);
+        foreach (Option option in new Option[]
+        {
+            schemeOptions.Duration, schemeOptions.Runs, schemeOptions.Warmup, schemeOptions.Rounds, schemeOptions.WarmupSeconds, schemeOptions.Profiles,
+            schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, nameOption,
+        })
+        {
+            command.Add(option);
+        }
+
+        CommandActions.Set(command, host, async (parse, cancellationToken) =>
+        {
+            CommonSettings settings = common.Read(parse, host.Machine);
+            SchemeSettings schemes = schemeOptions.Read(parse, settings, TimeSpan.FromSeconds(settings.IsThesisSize ? 480 : 30));
+            ProcessMode[] selected = [.. (parse.GetValue(modes) ?? []).Select(ProcessModes.Parse)];
+            TimeSpan? kill = parse.GetValue(killEvery) is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
+            IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
+            await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
+            await RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemes, selected, kill, cancellationToken).ConfigureAwait(false);
+        });
+        return command;
+    }
+
+    /// <summary>Runs the experiment.</summary>
+    /// <param name="host">The host.</param>
+    /// <param name="experiment">Folder and workload name.</param>
+    /// <param name="workload">Catalog programs.</param>
+    /// <param name="common">Common settings.</param>
+    /// <param name="schemes">Durations, rounds, profiles, rebalancing.</param>
+    /// <param name="modes">The modes to compare.</param>
+    /// <param name="killEvery">The fault option, or null.</param>
+    /// <param name="cancellationToken">Cancels the run.</param>
+    /// <returns>The result.</returns>
+    public static Task<CyclicExperimentResult> RunAsync(
+        CliHost host, string experiment, IReadOnlyList<WorkloadProgram> workload, CommonSettings common, SchemeSettings schemes,
+        IReadOnlyList<ProcessMode> modes, TimeSpan? killEvery, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(host);
+        ArgumentNullException.ThrowIfNull(workload);
+        ArgumentNullException.ThrowIfNull(common);
+        ArgumentNullException.ThrowIfNull(schemes);
+        ArgumentNullException.ThrowIfNull(modes);
+        return ExperimentOutput.RunAsync(host, common.OutRoot, experiment, common.Workers, async (context, warn) =>
+        {
+            var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers, schemes.ReferenceProfilesPath);
+            IReadOnlyDictionary<string, ScalabilityProfile?> profiles = await resolver
+                .ResolveAsync(workload, modes.Contains(ProcessMode.OneProcess), context.Progress, warn, cancellationToken).ConfigureAwait(false);
+            var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending)
+            {
+                Standby = schemes.Standby,
+            };
+            string domainDirectory = Path.Combine(Path.GetTempPath(), $"divcon-domain-{Environment.ProcessId}-{Guid.NewGuid():N}");
+            Directory.CreateDirectory(domainDirectory);
+            try
+            {
+                var processOptions = new ProcessSchemeOptions(
+                    schemeContext.Cpus, host.Machine.PinningSupported, schemes.RebalanceInterval, context.Output.PathOf("children"), domainDirectory, killEvery);
+                IWorkloadScheme[] selected = [.. modes.Select(mode => mode == ProcessMode.OneProcess
+                    ? Verified(new RenamedScheme(SchemeRegistry.Dynamic.Create(workload, schemeContext), ProcessModes.NameOf(mode)), workload, common.Verify)
+                    : new ProcessScheme(mode, workload, processOptions))];
+                context.Output.WriteJson("setup.json", new
+                {
+                    Experiment = experiment,
+                    Workload = workload.Select(m => new { m.Name, Program = m.Program.Name, Size = m.Program.ProblemSize, m.Program.Seed }),
+                    Modes = modes.Select(ProcessModes.NameOf),
+                    Independent = "each program in its own process on the .NET thread pool (TaskScheduler.Default), DOTNET_PROCESSOR_COUNT = the workers",
+                    Joined = "each program in its own process on a multiprogram scheduler over the run's CPUs, joined to one machine domain",
+                    OneProcess = $"every program in this process: the {SchemeRegistry.Dynamic.Name} scheme ({SchemeRegistry.Dynamic.Description})",
+                    Isolated = "C_SP from isolated runs in this process on an affinity scheduler over the run's CPUs, as in cyclic",
+                    KillEverySeconds = killEvery?.TotalSeconds,
+                    common.Workers,
+                    Cpus = schemeContext.Cpus,
+                    host.Machine.PinningSupported,
+                    TimeLimitSeconds = schemes.Duration.TotalSeconds,
+                    IsolatedRuns = schemes.Runs,
+                    schemes.Rounds,
+                    WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
+                    RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
+                    common.Verify,
+                });
+                var options = new CyclicExperimentOptions
+                {
+                    Workload = experiment,
+                    TimeLimit = schemes.Duration,
+                    SingleProgramRuns = schemes.Runs,
+                    WarmupRuns = schemes.Warmup,
+                    Rounds = schemes.Rounds,
+                    WarmupTime = schemes.WarmupTime,
+                    Cores = common.Workers,
+                    SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
+                };
+                var isolated = Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
+                CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
+                foreach (IncompleteScheme scheme in result.Incomplete)
+                {
+                    warn($"No metrics {scheme}: some program completed no run within the duration (children killed too often, or a longer --duration is needed).");
+                }
+
+                foreach (ProcessScheme scheme in selected.OfType<ProcessScheme>())
+                {
+                    foreach (string status in scheme.DomainStatuses.Where(s => s != "-"))
+                    {
+                        warn($"{scheme.Name}: the children said: {status}");
+                    }
+
+                    if (scheme.Name == ProcessModes.NameOf(ProcessMode.Joined) && scheme.DomainStatuses.Any(s => !s.EndsWith(": attached", StringComparison.Ordinal)))
+                    {
+                        warn("joined: the children ran WITHOUT a machine domain (each on its multiprogram scheduler over every CPU of the run): "
+                            + "its figures are those of independent multiprogram schedulers, not of a joined domain.");
+                    }
+
+                    if (scheme.Kills > 0)
+                    {
+                        warn($"{scheme.Name}: {scheme.Kills} children killed and replaced (children/kills.csv).");
+                    }
+                }
+
+                return result;
+            }
+            finally
+            {
+                try
+                {
+                    Directory.Delete(domainDirectory, recursive: true);
+                }
+                catch (IOException)
+                {
+                }
+                catch (UnauthorizedAccessException)
+                {
+                }
+            }
+        }, result =>
+        {
+            SummaryTable.Render(host.Console, result.Metrics);
+            RoundsTable.Render(host.Console, result);
+        }, cancellationToken);
+    }
+
+    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadProgram> workload, bool verify) =>
+        verify ? new VerifyingScheme(scheme, workload) : scheme;
+}

@@ -1,0 +1,38 @@
+namespace DivCon.Harness.Workload;
+
+/// <summary>How the <c>processes</c> experiment runs each program of a mix.</summary>
+public enum ProcessMode
+{
+    /// <summary>Each program in its own process on its default scheduler (the .NET thread pool), each believing it owns every CPU.</summary>
+    Independent,
+
+    /// <summary>Each program in its own process on a multiprogram scheduler joined to one machine domain.</summary>
+    Joined,
+
+    /// <summary>Every program in this process on one multiprogram scheduler (the cyclic test's dynamic scheme).</summary>
+    OneProcess,
+}
+
+/// <summary>The command-line names of <see cref="ProcessMode"/>.</summary>
+public static class ProcessModes
+{
+    /// <summary>Every mode's name, in the default order.</summary>
+    public static IReadOnlyList<string> Names { get; } = ["independent", "joined", "one-process"];
+
+    /// <summary>The mode of a name.</summary>
+    /// <param name="name">A name of <see cref="Names"/> (any case).</param>
+    /// <returns>The mode.</returns>
+    /// <exception cref="ArgumentException">Unknown name.</exception>
+    public static ProcessMode Parse(string name) => name?.Trim().ToUpperInvariant() switch
+    {
+        "INDEPENDENT" => ProcessMode.Independent,
+        "JOINED" => ProcessMode.Joined,
+        "ONE-PROCESS" => ProcessMode.OneProcess,
+        _ => throw new ArgumentException($"Unknown mode '{name}'. Known: {string.Join(", ", Names)}.", nameof(name)),
+    };
+
+    /// <summary>The name of a mode.</summary>
+    /// <param name="mode">The mode.</param>
+    /// <returns>Its name.</returns>
+    public static string NameOf(ProcessMode mode) => Names[(int)mode];
+}

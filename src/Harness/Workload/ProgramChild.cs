@@ -1,0 +1,192 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+
+namespace DivCon.Harness.Workload;
+
+/// <summary>
+/// One child process of the <c>processes</c> experiment, running one program on request. Protocol (lines): the child
+/// writes <c>ready &lt;domain status&gt;</c> once its scheduler is up; for each <c>run</c> the parent writes, it runs the
+/// program once and writes <c>done</c> (or <c>error &lt;message&gt;</c>); end of input ends it. A child that dies (killed)
+/// closes its output: the run in flight, or the next one, reports it.
+/// </summary>
+internal sealed class ProgramChild : IAsyncDisposable
+{
+    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(10);
+    private readonly Process _process;
+    private readonly ConcurrentQueue<string> _errors = new();
+
+    private ProgramChild(Process process) => _process = process;
+
+    private int _runs;
+
+    /// <summary>Runs the child has completed.</summary>
+    public int Runs => Volatile.Read(ref _runs);
+
+    /// <summary>The child's process id.</summary>
+    public int Id => _process.Id;
+
+    /// <summary>What the child said about its machine domain when ready ("-" when none was asked for).</summary>
+    public string Status { get; private set; } = "-";
+
+    /// <summary>Starts a child and waits until it is ready.</summary>
+    /// <param name="launch">What it runs.</param>
+    /// <param name="cancellationToken">Cancels the start (the child is killed).</param>
+    /// <returns>The ready child, or null when it died before it was ready (killed while starting).</returns>
+    /// <exception cref="InvalidOperationException">The child refused to start (its last error lines are in the message).</exception>
+    public static async Task<ProgramChild?> StartAsync(ChildLaunch launch, CancellationToken cancellationToken)
+    {
+        (string file, IReadOnlyList<string> prefix) = ChildLaunch.Self();
+        var info = new ProcessStartInfo(file)
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (string arg in prefix.Concat(launch.Arguments()))
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        if (launch.Mode == ProcessMode.Independent)
+        {
+            // Each independent child believes it owns every CPU of the run: the thread pool sized to them.
+            info.Environment["DOTNET_PROCESSOR_COUNT"] = launch.Cpus.Count.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        info.Environment.Remove(Schedulers.Multiprogram.MachineDomainOptions.EnvironmentVariable); // only the mode decides
+        var process = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {file}.");
+        var child = new ProgramChild(process);
+        process.ErrorDataReceived += (_, e) => child.KeepError(e.Data);
+        process.BeginErrorReadLine();
+        string? ready;
+        try
+        {
+            ready = await process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            await child.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+
+        if (ready is null || !ready.StartsWith("ready", StringComparison.Ordinal))
+        {
+            bool killed = ready is null && await child.ExitedBySignalAsync().ConfigureAwait(false);
+            string errors = child.Errors();
+            await child.DisposeAsync().ConfigureAwait(false);
+            return killed ? null : throw new InvalidOperationException($"The child for {launch.Program} did not start: {ready ?? "no output"} {errors}".Trim());
+        }
+
+        child.Status = ready.Length > 6 ? ready[6..] : "-";
+        return child;
+    }
+
+    /// <summary>Runs the program once in the child.</summary>
+    /// <param name="cancellationToken">Cancels the run (the child is killed).</param>
+    /// <returns>Whether it ran; false when the child died first (it was killed).</returns>
+    /// <exception cref="InvalidOperationException">The run failed in the child (its message).</exception>
+    public async Task<bool> RunOnceAsync(CancellationToken cancellationToken)
+    {
+        string? reply;
+        try
+        {
+            await _process.StandardInput.WriteLineAsync("run".AsMemory(), cancellationToken).ConfigureAwait(false);
+            await _process.StandardInput.FlushAsync(cancellationToken).ConfigureAwait(false);
+            reply = await _process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (IOException)
+        {
+            return false; // The pipe broke: the child is gone.
+        }
+        catch (OperationCanceledException)
+        {
+            Kill();
+            throw;
+        }
+
+        if (reply == "done")
+        {
+            Interlocked.Increment(ref _runs); // Interlocked: read by the fault loop on another thread.
+        }
+
+        return reply switch
+        {
+            null => false,
+            "done" => true,
+            _ => throw new InvalidOperationException($"A child run failed: {reply} {Errors()}".Trim()),
+        };
+    }
+
+    /// <summary>Kills the child at once (SIGKILL on Unix): no clean-up runs in it.</summary>
+    public void Kill()
+    {
+        try
+        {
+            _process.Kill(entireProcessTree: false);
+        }
+        catch (InvalidOperationException)
+        {
+            // Already exited.
+        }
+    }
+
+    /// <summary>Ends the child: end of input, then a bounded wait, then a kill.</summary>
+    /// <returns>A task.</returns>
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            _process.StandardInput.Close();
+        }
+        catch (IOException)
+        {
+            // Already gone.
+        }
+
+        using var grace = new CancellationTokenSource(ExitGrace);
+        try
+        {
+            await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            Kill();
+        }
+
+        _process.Dispose();
+    }
+
+    private async Task<bool> ExitedBySignalAsync()
+    {
+        using var grace = new CancellationTokenSource(ExitGrace);
+        try
+        {
+            await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
+
+        return _process.ExitCode == 137 || _process.ExitCode < 0; // 128 + SIGKILL
+    }
+
+    private void KeepError(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        _errors.Enqueue(line);
+        while (_errors.Count > 20 && _errors.TryDequeue(out _))
+        {
+        }
+    }
+
+    private string Errors() => string.Join(" | ", _errors);
+
+    /// <summary>The child's last error lines (diagnostics).</summary>
+    public string LastErrors => _errors.IsEmpty ? "no error output" : Errors();
+}

@@ -1,0 +1,132 @@
+using System.CommandLine;
+using DivCon.Harness.Cli;
+using DivCon.Harness.Tests.Cli;
+using DivCon.Harness.Workload;
+using DivCon.Programs;
+
+namespace DivCon.Harness.Tests.Workload;
+
+/// <summary>
+/// The processes experiment's pieces: the child's request loop (in this process), the child's command line through the
+/// real parser, the modes, and one child process end to end (the harness started again as a child).
+/// </summary>
+[Collection(LiveSchedulersTestGroup.Name)]
+public sealed class ProcessSchemeTests
+{
+    [Fact]
+    public async Task The_child_says_ready_runs_once_per_request_and_records_each_completion()
+    {
+        string completions = Path.Combine(Path.GetTempPath(), $"divcon-child-test-{Guid.NewGuid():N}.csv");
+        try
+        {
+            var launch = Launch(ProcessMode.Independent, completions);
+            var output = new StringWriter();
+
+            await ProcessChildCommand.RunAsync(launch, new StringReader("run\nbogus\nrun\n"), output, CancellationToken.None);
+
+            string[] lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+            Assert.Equal(["ready -", "done", "error unknown request 'bogus'", "done"], lines);
+            string text = File.ReadAllText(completions);
+            Assert.DoesNotContain("\n", text.Replace("\r\n", string.Empty, StringComparison.Ordinal), StringComparison.Ordinal); // RFC 4180: CRLF
+            string[] rows = text.Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
+            Assert.Equal("pid,mode,program,size,run,start_seconds,end_seconds", rows[0]);
+            Assert.Equal(3, rows.Length);
+            Assert.Equal(["independent", "sumsq", "65536", "1"], rows[2].Split(',')[1..5]);
+        }
+        finally
+        {
+            File.Delete(completions);
+        }
+    }
+
+    [Fact]
+    public async Task A_joined_child_without_a_domain_client_says_so_and_still_runs()
+    {
+        string completions = Path.Combine(Path.GetTempPath(), $"divcon-child-test-{Guid.NewGuid():N}.csv");
+        try
+        {
+            var output = new StringWriter();
+
+            await ProcessChildCommand.RunAsync(Launch(ProcessMode.Joined, completions), new StringReader("run\n"), output, CancellationToken.None);
+
+            string[] lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+            Assert.Equal(2, lines.Length);
+            Assert.StartsWith("ready domain harness", lines[0], StringComparison.Ordinal);
+            Assert.Contains("not joined", lines[0], StringComparison.Ordinal);
+            Assert.Equal("done", lines[1]);
+        }
+        finally
+        {
+            File.Delete(completions);
+        }
+    }
+
+    [Fact]
+    public void The_childs_command_line_parses_back_into_the_same_launch()
+    {
+        var launch = Launch(ProcessMode.Joined, "/tmp/c.csv") with { Cpus = [0, 3], Pin = true, DomainDirectory = "/tmp/domain" };
+        RootCommand root = HarnessCli.Build(CliHost.ForWriters(TextWriter.Null, TextWriter.Null, "divcon"));
+
+        ParseResult parsed = root.Parse([.. launch.Arguments()]);
+
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(ChildLaunch.CommandName, parsed.CommandResult.Command.Name);
+        Assert.True(parsed.CommandResult.Command.Hidden);
+        string[] args = [.. launch.Arguments()];
+        Assert.Equal("0,3", args[Array.IndexOf(args, "--cpus") + 1]);
+        Assert.Equal("joined", args[Array.IndexOf(args, "--mode") + 1]);
+        Assert.Contains("--pin", args);
+    }
+
+    [Theory]
+    [InlineData("independent", ProcessMode.Independent)]
+    [InlineData("JOINED", ProcessMode.Joined)]
+    [InlineData(" one-process ", ProcessMode.OneProcess)]
+    public void Modes_parse_by_name(string name, ProcessMode mode)
+    {
+        Assert.Equal(mode, ProcessModes.Parse(name));
+        Assert.Equal(name.Trim().ToLowerInvariant(), ProcessModes.NameOf(mode));
+    }
+
+    [Fact]
+    public void A_process_scheme_refuses_one_process_and_synthetic_programs()
+    {
+        var options = new ProcessSchemeOptions([0], false, TimeSpan.FromMilliseconds(100), Path.GetTempPath(), Path.GetTempPath(), null);
+        WorkloadProgram catalog = new("sumsq", ProgramCatalog.Create("sumsq", 1 << 16));
+        Assert.Throws<ArgumentException>(() => new ProcessScheme(ProcessMode.OneProcess, [catalog], options));
+        var ex = Assert.Throws<ArgumentException>(() => new ProcessScheme(ProcessMode.Independent, [new WorkloadProgram("synthetic", _ => Task.CompletedTask)], options));
+        Assert.Contains("synthetic", ex.Message, StringComparison.Ordinal);
+        Assert.Equal("independent", new ProcessScheme(ProcessMode.Independent, [catalog], options).Name);
+    }
+
+    [Fact]
+    public async Task A_child_process_runs_the_program_on_request_and_records_its_completions()
+    {
+        (string file, IReadOnlyList<string> prefix) = ChildLaunch.Self();
+        string assembly = prefix.Count > 0 ? prefix[0] : file;
+        Assert.True(File.Exists(Path.ChangeExtension(assembly, ".runtimeconfig.json")), $"The harness cannot be started as a child: no runtimeconfig beside {assembly}.");
+        string folder = Path.Combine(Path.GetTempPath(), $"divcon-processes-test-{Guid.NewGuid():N}");
+        try
+        {
+            var options = new ProcessSchemeOptions([0], false, TimeSpan.FromMilliseconds(100), folder, folder, KillEvery: null);
+            var scheme = new ProcessScheme(ProcessMode.Independent, [new WorkloadProgram("sumsq", ProgramCatalog.Create("sumsq", 1 << 16))], options);
+
+            await using (IWorkloadSession session = await scheme.OpenAsync(CancellationToken.None))
+            {
+                await session.Programs[0].RunOnceAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+                await session.Programs[0].RunOnceAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+            }
+
+            string completions = Assert.Single(Directory.GetFiles(folder, "independent-001-sumsq-1.csv"));
+            Assert.Equal(3, File.ReadAllLines(completions).Length);
+            Assert.Equal(["-"], scheme.DomainStatuses);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private static ChildLaunch Launch(ProcessMode mode, string completions) =>
+        new("sumsq", 1 << 16, ProgramCatalog.DefaultSeed, mode, [0], Pin: false, RebalanceMilliseconds: 100, DomainDirectory: null, completions);
+}
