@@ -308,16 +308,18 @@ public sealed class MachineDomainMechanismTests
             WorkerCount = 2,
             Policy = new EqualSharePolicy(),
             RebalanceInterval = Timeout.InfiniteTimeSpan,
-            MachineDomain = new MachineDomainOptions { Name = "nowhere" },
+            // World-writable (mode 1777): the client refuses it as a domain directory (anyone could plant a socket).
+            MachineDomain = new MachineDomainOptions { Name = "nowhere", Directory = "/tmp" },
         };
 
-        // The library's own factory (no client in this build) and a factory that fails.
+        // The library's own factory (the client refuses the directory, or the platform has no domain) and a factory
+        // that fails.
         using var builtIn = new MultiprogramScheduler(options);
         using var failing = new MultiprogramScheduler(options with { ArbiterFactory = _ => throw new IOException("no coordinator") });
 
         Assert.False(builtIn.HasArbiter);
         Assert.Contains("PlatformNotSupportedException", builtIn.DomainStatus, StringComparison.Ordinal);
-        Assert.Contains("domain nowhere", builtIn.DomainStatus, StringComparison.Ordinal);
+        Assert.Contains("domain nowhere in /tmp", builtIn.DomainStatus, StringComparison.Ordinal);
         Assert.Contains("no coordinator", failing.DomainStatus, StringComparison.Ordinal);
         using var p = failing.Register("p");
         Assert.Equal(2, p.CurrentCores);
