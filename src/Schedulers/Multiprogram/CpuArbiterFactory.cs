@@ -1,6 +1,7 @@
 using System.Globalization;
+using DivCon.Schedulers.Multiprogram.Domain;
 
-namespace DivCon.Schedulers.Multiprogram.Domain;
+namespace DivCon.Schedulers.Multiprogram;
 
 /// <summary>Creates a process's link to a machine domain (the client of the domain's coordinator).</summary>
 internal static class CpuArbiterFactory
