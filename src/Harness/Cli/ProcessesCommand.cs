@@ -82,7 +82,16 @@ public static class ProcessesCommand
                 Standby = schemes.Standby,
             };
             string domainDirectory = Path.Combine(Path.GetTempPath(), $"divcon-domain-{Environment.ProcessId}-{Guid.NewGuid():N}");
-            Directory.CreateDirectory(domainDirectory);
+            // Private to this user (0700): the domain refuses a directory others may enter.
+            if (OperatingSystem.IsWindows())
+            {
+                Directory.CreateDirectory(domainDirectory);
+            }
+            else
+            {
+                Directory.CreateDirectory(domainDirectory, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+            }
+
             try
             {
                 var processOptions = new ProcessSchemeOptions(
@@ -130,7 +139,8 @@ public static class ProcessesCommand
 
                 foreach (ProcessScheme scheme in selected.OfType<ProcessScheme>())
                 {
-                    foreach (string status in scheme.DomainStatuses.Where(s => s != "-"))
+                    // Only what went wrong is a warning: a child attached to its domain is the expected case.
+                    foreach (string status in scheme.DomainStatuses.Where(s => s != "-" && !s.EndsWith(": attached", StringComparison.Ordinal)))
                     {
                         warn($"{scheme.Name}: the children said: {status}");
                     }
