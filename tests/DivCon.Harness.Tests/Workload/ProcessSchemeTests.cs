@@ -40,7 +40,7 @@ public sealed class ProcessSchemeTests
     }
 
     [Fact]
-    public async Task A_joined_child_without_a_domain_client_says_so_and_still_runs()
+    public async Task A_joined_child_says_whether_it_joined_its_domain_and_runs()
     {
         string completions = Path.Combine(Path.GetTempPath(), $"divcon-child-test-{Guid.NewGuid():N}.csv");
         try
@@ -52,7 +52,9 @@ public sealed class ProcessSchemeTests
             string[] lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
             Assert.Equal(2, lines.Length);
             Assert.StartsWith("ready domain harness", lines[0], StringComparison.Ordinal);
-            Assert.Contains("not joined", lines[0], StringComparison.Ordinal);
+            // Linux with .NET 8+: the child joins (it is the domain's only member, so its coordinator); elsewhere it
+            // says it did not and runs on its own CPUs.
+            Assert.Contains(OperatingSystem.IsLinux() ? ": attached" : "not joined", lines[0], StringComparison.Ordinal);
             Assert.Equal("done", lines[1]);
         }
         finally
