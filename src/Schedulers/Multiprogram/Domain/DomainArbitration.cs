@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Decisions;
 using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Placement;
 using DivCon.Schedulers.Multiprogram.Policies;
@@ -42,13 +43,19 @@ internal static class DomainArbitration
     /// <param name="previous">The previous <see cref="DomainOutcome.Assignment"/> (<see cref="CpuAssignment.Empty"/> at first).</param>
     /// <param name="policy">The allocation policy.</param>
     /// <param name="machine">The topology of the union of the allowed CPUs (at least those).</param>
+    /// <param name="guard">
+    /// The domain's starvation guard (state across decisions), or null: with fewer CPUs than busy programs the policy
+    /// leaves some without a core, and the guard time-shares the CPUs among them across decisions, as it does inside
+    /// one process (the scheduler's own guard does not act under a grant: a process granted nothing runs nothing).
+    /// </param>
     /// <returns>The outcome.</returns>
     public static DomainOutcome Decide(
         IReadOnlyList<DomainParticipant> participants,
         Func<int, int, int> globalId,
         CpuAssignment previous,
         IAllocationPolicy policy,
-        CpuTopology machine)
+        CpuTopology machine,
+        StarvationGuard? guard = null)
     {
         ArgumentNullException.ThrowIfNull(participants);
         ArgumentNullException.ThrowIfNull(globalId);
@@ -83,6 +90,10 @@ internal static class DomainArbitration
         // (1), (2): one snapshot, the policy's counts. Current cores are what the domain gave last time.
         var snapshot = new AllocationSnapshot(cpus.Length, programs.Select(p => Rekey(p.Local, p.Global, previous.CpusOf(p.Global).Count)));
         var decision = policy.Allocate(snapshot);
+        if (guard is not null)
+        {
+            decision = guard.Apply(decision);
+        }
 
         // (3): placement over the whole machine, from the previous assignment restricted to this machine.
         var counts = programs.Select((p, i) => new ProgramAllocation(p.Global, decision.Cores[i])).ToArray();

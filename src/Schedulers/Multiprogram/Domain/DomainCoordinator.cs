@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Decisions;
 #if NET8_0_OR_GREATER
 using System.Diagnostics;
 using System.Net.Sockets;
@@ -33,6 +34,7 @@ internal sealed class DomainCoordinator : IDisposable
     private readonly FileStream _lock;
     private readonly CpuDomainOptions _options;
     private readonly IAllocationPolicy _policy;
+    private readonly StarvationGuard _guard = new(); // time-shares the CPUs when busy programs outnumber them
     private readonly Socket _listener;
     private readonly Thread _thread;
     private readonly long _interval;
@@ -426,7 +428,7 @@ internal sealed class DomainCoordinator : IDisposable
         try
         {
             var participants = members.Select(p => new DomainParticipant(p.Key, p.Allowed!, p.Programs)).ToArray();
-            outcome = DomainArbitration.Decide(participants, GlobalId, _previous, _policy, Topology(participants));
+            outcome = DomainArbitration.Decide(participants, GlobalId, _previous, _policy, Topology(participants), _guard);
         }
         catch (Exception e) when (e is ArgumentException or InvalidOperationException or ArithmeticException)
         {

@@ -98,4 +98,42 @@ public sealed class DomainArbitrationTests
         Assert.Null(outcome.Decision);
         Assert.Empty(outcome.CpusByParticipant[1]);
     }
+
+    [Fact]
+    public void Busy_programs_that_outnumber_the_cpus_take_turns_across_decisions()
+    {
+        // Three processes, one busy program each, two CPUs: without the guard one process is granted nothing for
+        // ever (its run never ends); with the domain's guard every process holds a CPU within a few decisions. Each
+        // process reports its program served by the workers it was granted last time, as the scheduler does.
+        int[] cpus = [0, 1];
+        var topology = CpuTopology.Uniform(1, 2);
+        HashSet<int> Run(DivCon.Schedulers.Multiprogram.Decisions.StarvationGuard? guard)
+        {
+            var held = new Dictionary<int, int> { [1] = 0, [2] = 0, [3] = 0 };
+            var served = new HashSet<int>();
+            CpuAssignment previous = CpuAssignment.Empty;
+            for (int decision = 0; decision < 8; decision++)
+            {
+                DomainParticipant[] participants = [.. held.Select(h => new DomainParticipant(h.Key, cpus,
+                    [new ProgramState(new ProgramId(1), 2, 1_000, h.Value, servingWorkers: h.Value)]))];
+                var outcome = DomainArbitration.Decide(participants, GlobalId, previous, new LearnedScalabilityPolicy(), topology, guard);
+                AssertValid(participants, outcome);
+                foreach (var p in participants)
+                {
+                    held[p.Key] = outcome.CpusByParticipant[p.Key][1].Count;
+                    if (held[p.Key] > 0)
+                    {
+                        served.Add(p.Key);
+                    }
+                }
+
+                previous = outcome.Assignment;
+            }
+
+            return served;
+        }
+
+        Assert.Equal([1, 2, 3], Run(new DivCon.Schedulers.Multiprogram.Decisions.StarvationGuard()).Order());
+        Assert.Equal(2, Run(null).Count);
+    }
 }
