@@ -23,8 +23,9 @@ public sealed class ExplicitAllocationTests
         using var b = scheduler.Register("b");
         using var gate = new ManualResetEventSlim();
         using var running = new CountdownEvent(2);
-        // Both workers are held by a's tasks, so b's tasks stay queued.
-        Task[] holders = [.. Enumerable.Range(0, 2).Select(_ => a.Start(() =>
+        // Each program's one worker is held by a task of its own, so b's next tasks stay queued. (Were b's worker
+        // lent to a long task of a, b's standby would take the CPU back after the handover bound and run them.)
+        Task[] holders = [.. new[] { a, b }.Select(p => p.Start(() =>
         {
             running.Signal();
             gate.Wait(TestSchedulers.Timeout);
