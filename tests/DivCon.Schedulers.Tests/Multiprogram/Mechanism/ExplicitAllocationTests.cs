@@ -18,13 +18,14 @@ public sealed class ExplicitAllocationTests
     [Fact]
     public void Set_allocation_refuses_no_worker_for_a_program_with_queued_tasks()
     {
-        using var scheduler = MechanismSchedulers.Unpinned(2, new EqualSharePolicy());
+        // No lending: were a holder to run on the other program's lent worker, that program's standby would take its
+        // CPU back after the handover bound and run the tasks this test needs queued (a race seen on Mono).
+        using var scheduler = MechanismSchedulers.Unpinned(2, new EqualSharePolicy(), lending: false);
         using var a = scheduler.Register("a");
         using var b = scheduler.Register("b");
         using var gate = new ManualResetEventSlim();
         using var running = new CountdownEvent(2);
-        // Each program's one worker is held by a task of its own, so b's next tasks stay queued. (Were b's worker
-        // lent to a long task of a, b's standby would take the CPU back after the handover bound and run them.)
+        // Each program's one worker is held by a task of its own, so b's next tasks stay queued.
         Task[] holders = [.. new[] { a, b }.Select(p => p.Start(() =>
         {
             running.Signal();
