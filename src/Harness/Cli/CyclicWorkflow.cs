@@ -38,18 +38,7 @@ public static class CyclicWorkflow
                 Standby = schemes.Standby,
             };
             context.Output.WriteJson("setup.json", Setup(experiment, workload, definitions, schemeContext, common, schemes));
-            var options = new CyclicExperimentOptions
-            {
-                Workload = experiment,
-                TimeLimit = schemes.Duration,
-                SingleProgramRuns = schemes.Runs,
-                WarmupRuns = schemes.Warmup,
-                Rounds = schemes.Rounds,
-                WarmupTime = schemes.WarmupTime,
-                Cores = common.Workers,
-                // The oracle gives every program at least one core: only defined with no more programs than cores.
-                SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
-            };
+            var options = Options(experiment, workload.Count, common, schemes, profiles);
             var isolated = Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
             var selected = definitions.Select(d => Verified(d.Create(workload, schemeContext), workload, common.Verify)).ToArray();
             CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
@@ -66,7 +55,23 @@ public static class CyclicWorkflow
         }, cancellationToken);
     }
 
-    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadProgram> workload, bool verify) =>
+    /// <summary>The experiment's options from the settings (also the processes experiment's).</summary>
+    internal static CyclicExperimentOptions Options(
+        string experiment, int programs, CommonSettings common, SchemeSettings schemes, IReadOnlyDictionary<string, ScalabilityProfile?> profiles) => new()
+    {
+        Workload = experiment,
+        TimeLimit = schemes.Duration,
+        SingleProgramRuns = schemes.Runs,
+        WarmupRuns = schemes.Warmup,
+        Rounds = schemes.Rounds,
+        WarmupTime = schemes.WarmupTime,
+        Cores = common.Workers,
+        // The oracle gives every program at least one core: only defined with no more programs than cores.
+        SpeedupTables = programs <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
+    };
+
+    /// <summary>The scheme, checking the programs' results when it closes unless verification is off.</summary>
+    internal static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadProgram> workload, bool verify) =>
         verify ? new VerifyingScheme(scheme, workload) : scheme;
 
     private static object Setup(

@@ -97,7 +97,7 @@ public static class ProcessesCommand
                 var processOptions = new ProcessSchemeOptions(
                     schemeContext.Cpus, host.Machine.PinningSupported, schemes.RebalanceInterval, context.Output.PathOf("children"), domainDirectory, killEvery);
                 IWorkloadScheme[] selected = [.. modes.Select(mode => mode == ProcessMode.OneProcess
-                    ? Verified(new RenamedScheme(SchemeRegistry.Dynamic.Create(workload, schemeContext), ProcessModes.NameOf(mode)), workload, common.Verify)
+                    ? CyclicWorkflow.Verified(new RenamedScheme(SchemeRegistry.Dynamic.Create(workload, schemeContext), ProcessModes.NameOf(mode)), workload, common.Verify)
                     : new ProcessScheme(mode, workload, processOptions))];
                 context.Output.WriteJson("setup.json", new
                 {
@@ -119,18 +119,8 @@ public static class ProcessesCommand
                     RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
                     common.Verify,
                 });
-                var options = new CyclicExperimentOptions
-                {
-                    Workload = experiment,
-                    TimeLimit = schemes.Duration,
-                    SingleProgramRuns = schemes.Runs,
-                    WarmupRuns = schemes.Warmup,
-                    Rounds = schemes.Rounds,
-                    WarmupTime = schemes.WarmupTime,
-                    Cores = common.Workers,
-                    SpeedupTables = workload.Count <= common.Workers ? ProfileResolver.OracleTables(profiles) : null,
-                };
-                var isolated = Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
+                var options = CyclicWorkflow.Options(experiment, workload.Count, common, schemes, profiles);
+                var isolated = CyclicWorkflow.Verified(SchemeRegistry.Isolated.Create(workload, schemeContext), workload, common.Verify);
                 CyclicExperimentResult result = await new CyclicExperiment(options).RunAsync(isolated, selected, context, cancellationToken).ConfigureAwait(false);
                 foreach (IncompleteScheme scheme in result.Incomplete)
                 {
@@ -178,7 +168,4 @@ public static class ProcessesCommand
             RoundsTable.Render(host.Console, result);
         }, cancellationToken);
     }
-
-    private static IWorkloadScheme Verified(IWorkloadScheme scheme, IReadOnlyList<WorkloadProgram> workload, bool verify) =>
-        verify ? new VerifyingScheme(scheme, workload) : scheme;
 }
