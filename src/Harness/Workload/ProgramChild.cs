@@ -5,8 +5,9 @@ namespace DivCon.Harness.Workload;
 
 /// <summary>
 /// One child process of the <c>processes</c> experiment, running one program on request. Protocol (lines): the child
-/// writes <c>ready &lt;domain status&gt;</c> once its scheduler is up; for each <c>run</c> the parent writes, it runs the
-/// program once and writes <c>done</c> (or <c>error &lt;message&gt;</c>); end of input ends it. A child that dies (killed)
+/// writes <c>ready &lt;domain status&gt;</c> once its scheduler is up and it has run its program once, unrecorded (a
+/// warm-up); for each <c>run</c> the parent writes, it runs the program once and writes <c>done</c> (or
+/// <c>error &lt;message&gt;</c>); end of input ends it. A child that dies (killed)
 /// closes its output: the run in flight, or the next one, reports it.
 /// </summary>
 internal sealed class ProgramChild : IAsyncDisposable

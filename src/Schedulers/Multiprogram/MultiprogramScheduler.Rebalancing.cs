@@ -281,7 +281,9 @@ public sealed partial class MultiprogramScheduler
     /// its queues' available tasks and its owned cores, and the serving workers of every program counted in one pass
     /// over the CPUs (racy by nature: workers move between tasks while it runs).
     /// </summary>
-    private AllocationSnapshot TakeSnapshot()
+    /// <param name="observe">Whether the snapshot feeds the estimators (a decision's) or only carries their latest
+    /// estimates (a sample's view for the machine domain).</param>
+    private AllocationSnapshot TakeSnapshot(bool observe = true)
     {
         CountWorkers(out var serving, out var running);
 
@@ -302,7 +304,7 @@ public sealed partial class MultiprogramScheduler
                 runningTasks)
             {
                 // The estimator sees every decision, skipped ones included: its time base is the decisions' clock.
-                Estimate = p.Observe(now, runningTasks, Math.Max(queued, 0)),
+                Estimate = observe ? p.Observe(now, runningTasks, Math.Max(queued, 0)) : p.Estimate,
             };
         }
 
@@ -347,6 +349,13 @@ public sealed partial class MultiprogramScheduler
             foreach (ProgramTaskScheduler p in _programs)
             {
                 p.Sample(now, running.GetValueOrDefault(p.Queues), Math.Max(p.Queues.AvailableTasks, 0));
+            }
+
+            if (_arbiter is not null && !_domainDetached)
+            {
+                // The domain client reports at once when a program became busy or idle; publishing at every sample
+                // lets it see that within a sample interval instead of a decision interval.
+                PublishToDomain(TakeSnapshot(observe: false));
             }
         }
     }

@@ -276,6 +276,8 @@ internal sealed class DomainClient : ICpuArbiter
         long expiry = long.MaxValue;
         long appliedEpoch = 0;
         long handshakeDeadline = lastHeard + freq;
+        long reactionGap = Math.Max(1, (long)(ReactionGap.TotalSeconds * freq));
+        ulong reportedBusy = 0;
         try
         {
             socket.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, freq, ownCpus)));
@@ -305,14 +307,22 @@ internal sealed class DomainClient : ICpuArbiter
                     return "this process's CPUs changed; rejoining";
                 }
 
-                if (interval > 0 && now - lastSent >= interval)
+                // A report every interval, and at once (at most one per ReactionGap) when a program became busy or
+                // idle: the coordinator decides on such a change without waiting for its interval, so a process whose
+                // programs ran out of work gives its CPUs away, and one whose program has work again gets one back,
+                // in milliseconds rather than in one or two intervals.
+                ulong busy = BusySignature(latest);
+                if (interval > 0 && (now - lastSent >= interval || (busy != reportedBusy && now - lastSent >= reactionGap)))
                 {
                     socket.Send(DomainProtocol.Encode(Report(latest, appliedEpoch)));
                     lastSent = now;
+                    reportedBusy = busy;
                 }
 
+                // Joined, the wait is short so that a published change of the busy programs is seen within a few
+                // milliseconds (Publish only swaps a reference; it never wakes this thread once joined).
                 long until = interval > 0 ? Math.Min(lastSent + interval, expiry) : handshakeDeadline;
-                int waitUs = (int)Math.Clamp((until - now) * 1_000_000 / freq, 1000, 100_000);
+                int waitUs = (int)Math.Clamp((until - now) * 1_000_000 / freq, 1000, interval > 0 ? PollCapMicroseconds : 100_000);
                 if (!socket.Poll(waitUs, SelectMode.SelectRead))
                 {
                     continue;
@@ -360,6 +370,13 @@ internal sealed class DomainClient : ICpuArbiter
                             Install(grant, latest);
                             appliedEpoch = grant.Epoch;
                             expiry = grant.LeaseExpiresAt;
+
+                            // Acknowledge at once: the coordinator gives a CPU this grant took away to another process
+                            // only after this report (the handover rule), so waiting for the next interval would leave
+                            // that CPU idle for up to an interval at every cross-process move.
+                            socket.Send(DomainProtocol.Encode(Report(latest, appliedEpoch)));
+                            lastSent = Stopwatch.GetTimestamp();
+                            reportedBusy = BusySignature(latest);
                             break;
                         case RejectMessage reject:
                             if (reject.Code is DomainRejectCode.VersionMismatch or DomainRejectCode.PermissionDenied or DomainRejectCode.ClockMismatch)
@@ -402,6 +419,39 @@ internal sealed class DomainClient : ICpuArbiter
             // The grant is void before the connection closes, so the coordinator may reassign at once.
             SetGrant(null);
         }
+    }
+
+    /// <summary>The least time between two reports sent because the busy programs changed.</summary>
+    internal static readonly TimeSpan ReactionGap = TimeSpan.FromMilliseconds(2);
+
+    /// <summary>The longest wait of the joined client's loop between looks at the published view, in microseconds.</summary>
+    private const int PollCapMicroseconds = 5_000;
+
+    /// <summary>
+    /// Which programs of the view are busy (tasks queued or running), as bits by position (the first 58 programs; a
+    /// change among later ones waits for the interval report), with the number of programs (up to 63) in the top six
+    /// bits. Only a change of this signature makes an early report.
+    /// </summary>
+    internal static ulong BusySignature(Published latest)
+    {
+        ulong bits = (ulong)Math.Min(latest.Snapshot.Programs.Count, 63) << 58; // a change of the count is a change
+        int i = 0;
+        foreach (var p in latest.Snapshot.Programs)
+        {
+            if (i >= 58)
+            {
+                break;
+            }
+
+            if (p.AvailableTasks > 0 || p.RunningTasks > 0)
+            {
+                bits |= 1UL << i;
+            }
+
+            i++;
+        }
+
+        return bits;
     }
 
     private static ReportMessage Report(Published latest, long appliedEpoch) =>
@@ -451,6 +501,6 @@ internal sealed class DomainClient : ICpuArbiter
         }
     }
 
-    private sealed record Published(AllocationSnapshot Snapshot, int[] OwnCpus, IReadOnlyDictionary<ProgramId, string> Names);
+    internal sealed record Published(AllocationSnapshot Snapshot, int[] OwnCpus, IReadOnlyDictionary<ProgramId, string> Names);
 }
 #endif

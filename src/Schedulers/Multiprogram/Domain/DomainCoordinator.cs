@@ -138,6 +138,13 @@ internal sealed class DomainCoordinator : IDisposable
         }
     }
 
+    /// <summary>The least time between two decisions made at once on a report (not on the interval).</summary>
+    private static readonly long s_reactionGapTicks = Ticks(TimeSpan.FromMilliseconds(5));
+
+    private readonly long _reactionGap = s_reactionGapTicks;
+
+    private static bool IsBusy(ProgramState program) => program.AvailableTasks > 0 || program.RunningTasks > 0;
+
     private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
 
     private void Log(string message) => _options.Log?.Invoke($"coordinator {Environment.ProcessId}: {message}");
@@ -145,6 +152,7 @@ internal sealed class DomainCoordinator : IDisposable
     private void Run()
     {
         long nextDecision = Stopwatch.GetTimestamp() + _interval;
+        long lastDecision = long.MinValue / 2;
         var readable = new List<Socket>();
         try
         {
@@ -169,9 +177,15 @@ internal sealed class DomainCoordinator : IDisposable
                 }
 
                 long now = Stopwatch.GetTimestamp();
-                if (decideNow || now >= nextDecision)
+                if (decideNow && now - lastDecision < _reactionGap)
+                {
+                    // Changes come in bursts (several processes' programs finish together): one decision for the burst.
+                    nextDecision = Math.Min(nextDecision, lastDecision + _reactionGap);
+                }
+                else if (decideNow || now >= nextDecision)
                 {
                     Decide(now);
+                    lastDecision = now;
                     nextDecision = now + _interval;
                 }
             }
@@ -330,9 +344,12 @@ internal sealed class DomainCoordinator : IDisposable
                     throw new DomainProtocolException(DomainProtocolError.Malformed, FormattableString.Invariant($"Applied epoch {report.AppliedEpoch} was never sent."));
                 }
 
+                // A new member, a changed program set, or a program that became busy or idle: decide now (rate-limited
+                // by the loop), so CPUs follow work within milliseconds instead of an interval.
                 bool changed = !peer.Reported
                     || report.Programs.Count != peer.Programs.Count
-                    || report.Programs.Zip(peer.Programs).Any(pair => pair.First.Id.Value != pair.Second.Id.Value);
+                    || report.Programs.Zip(peer.Programs).Any(pair => pair.First.Id.Value != pair.Second.Id.Value
+                        || IsBusy(pair.First) != IsBusy(pair.Second));
                 peer.Reported = true;
                 peer.Programs = report.Programs;
                 peer.LastReport = now;

@@ -86,6 +86,37 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
+    public void A_handover_and_a_program_going_idle_are_decided_at_once_not_at_the_interval()
+    {
+        SkipUnlessLinux();
+        using var kit = new DomainTestKit();
+        int[] cpus = [0, 1, 2, 3];
+
+        // A 10 s interval and a raw peer that reads with a 5 s timeout: every grant the peer receives below comes from
+        // a decision made at once, on an acknowledgement or on a change of the busy programs, not from the interval.
+        var a = kit.Client(cpus, interval: TimeSpan.FromSeconds(10));
+        Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
+
+        var peer = kit.Connect();
+        peer.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, Stopwatch.Frequency, cpus)));
+        Assert.IsType<WelcomeMessage>(ReadFrame(peer));
+        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 1000, 0)])));
+
+        // First decision (on the join): the peer's share is still in a's grant, so withheld from it.
+        var first = Assert.IsType<GrantMessage>(ReadFrame(peer));
+        Assert.Empty(first.Programs.SelectMany(p => p.Cpus));
+
+        // a acknowledges its smaller grant at once, which frees the share: a second decision at once gives it over.
+        var handedOver = Assert.IsType<GrantMessage>(ReadFrame(peer));
+        Assert.Equal(2, handedOver.Programs.SelectMany(p => p.Cpus).Count());
+
+        // a's program runs out of work: a reports at once and the coordinator decides at once.
+        var idle = new ProgramState(new ProgramId(1, "p1"), 4, 0, 2);
+        a.Publish(new AllocationSnapshot(cpus.Length, [idle]), cpus, new Dictionary<ProgramId, string> { [idle.Id] = "p1" });
+        Assert.IsType<GrantMessage>(ReadFrame(peer));
+    }
+
+    [SkippableFact]
     public void A_killed_child_process_loses_its_cpus_within_two_intervals()
     {
         SkipUnlessLinux();
