@@ -11,6 +11,9 @@ const string Usage = """
                                      [--tree-depth 19] [--program mergesort] [--workers 2] [--speedup-reps 8]
                                      [--size N|2^k (default: the program's thesis size)]
            DivCon.Bench.Runtimes report --csv FILE --out FILE.md [--title TEXT]
+           DivCon.Bench.Runtimes trace --out FOLDER [--programs strassen-thesis,quicksort-thesis,mergesort-thesis]
+                                       [--size quick|thesis|N] [--workers 1] [--granularity-cores 1]
+                                       [--granularity time|leaves] [--repeat 3] [--seed 42]
     """;
 try
 {
@@ -27,6 +30,12 @@ try
         bool header = !File.Exists(options.CsvPath) || new FileInfo(options.CsvPath).Length == 0;
         var lines = rows.Select(r => r.ToCsv());
         File.AppendAllLines(options.CsvPath, header ? lines.Prepend(ResultRow.Header) : lines);
+        return 0;
+    }
+
+    if (args.Length > 0 && args[0] == "trace")
+    {
+        TraceRecorder.Run(TraceOptions.Parse(args.Skip(1).ToArray()), Console.Out);
         return 0;
     }
 

@@ -5,6 +5,7 @@ using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;
 using DivCon.Programs;
 using DivCon.Simulator;
+using DivCon.Simulator.Machine;
 using DivCon.Skeletons.Tracing;
 using Spectre.Console;
 
@@ -21,6 +22,8 @@ public static class SimulateCommand
 {
     /// <summary>The most simulated cores, instances, recording workers or extra pool threads an option accepts.</summary>
     public const int MaxSimulated = 4096;
+
+    private static readonly string[] s_placements = ["contiguous", "dispersed"];
 
     /// <summary>Builds the command.</summary>
     /// <param name="host">The host.</param>
@@ -70,9 +73,12 @@ public static class SimulateCommand
             "queued", ["queued", "queued-running", "smoothed"]);
         var machine = OptionTable.Text("--machine", "Machine description (machines/*.json) with the costs the traces lack, at a calibration and placement. [default: none]",
             null, "file[:low|middle|high][:contiguous|dispersed]");
+        var allocation = OptionTable.Names("--allocation",
+            "Scalability mode: the core placements to simulate, each giving its rows of speedup.csv, as the measured scalability command's --allocation (needs --machine: without a machine the simulated cores have no topology). [default: the --machine placement]",
+            [], "placement", n => s_placements.Contains(n, StringComparer.OrdinalIgnoreCase), s_placements);
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -104,6 +110,7 @@ public static class SimulateCommand
                 ClampOutliers = parse.GetValue(clamp),
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
+            CorePlacement[] placements = ReadPlacements(parse.GetValue(allocation) ?? [], modeName, options.Machine);
             WorkloadSimulator simulator;
             try
             {
@@ -134,7 +141,18 @@ public static class SimulateCommand
                         }
 
                         counts.Add(coreCount);
-                        var rows = SimulatedExperiments.RunScalability(simulator, [.. traces.Select(t => t.Program)], counts, cancellationToken);
+                        // One simulator per placement: the machine's cores laid out contiguously or dispersed (without a
+                        // machine the one placement is contiguous, as the model has no topology to disperse over).
+                        var rows = new List<ScalabilityRow>();
+                        foreach (CorePlacement placement in placements)
+                        {
+                            WorkloadSimulator placed = options.Machine is { } m && m.Placement != placement
+                                ? new WorkloadSimulator(options with { Machine = m with { Placement = placement } })
+                                : simulator;
+                            rows.AddRange(SimulatedExperiments.RunScalability(placed, [.. traces.Select(t => t.Program)], counts, cancellationToken)
+                                .Select(r => new ScalabilityRow(r.Program, r.Cores, placement, r.Seconds, r.Speedup)));
+                        }
+
                         WriteScalability(context.Output, rows, coreCount);
                         SimulatedExperiments.WriteLabel(context.Output, options, labels);
                         return Task.FromResult(rows);
@@ -233,26 +251,61 @@ public static class SimulateCommand
         return true;
     }
 
-    private static void WriteScalability(ResultsFolder folder, IReadOnlyList<(string Program, int Cores, double Seconds, double Speedup)> rows, int cores)
+    /// <summary>
+    /// The placements a scalability simulation runs: those of <c>--allocation</c>, else the machine's (contiguous
+    /// without a machine). <c>--allocation</c> needs a machine and the scalability mode.
+    /// </summary>
+    /// <exception cref="ArgumentException">--allocation given without --machine or outside the scalability mode (the
+    /// message names the option and its value).</exception>
+    internal static CorePlacement[] ReadPlacements(IReadOnlyList<string> allocation, string mode, MachineModel? machine)
     {
-        // placement: the simulated cores are contiguous (the model has no topology that would make dispersal differ).
+        string[] given = [.. allocation.SelectMany(a => a.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))];
+        if (given.Length == 0)
+        {
+            return [machine?.Placement ?? CorePlacement.Contiguous];
+        }
+
+        string text = string.Join(",", given);
+        if (mode != "scalability")
+        {
+            throw new ArgumentException($"--allocation applies to --mode scalability, not {mode} (got '--allocation {text}'); other modes take the placement in --machine FILE:calibration:placement.", nameof(allocation));
+        }
+
+        if (machine is null)
+        {
+            throw new ArgumentException($"--allocation {text} needs --machine: without a machine description the simulated cores have no dies or modules to place them on.", nameof(allocation));
+        }
+
+        return [.. given.Select(g => Enum.Parse<CorePlacement>(g, ignoreCase: true)).Distinct()];
+    }
+
+    private static string PlacementName(CorePlacement placement) => placement == CorePlacement.Dispersed ? "dispersed" : "contiguous";
+
+    private static string SeriesName(ScalabilityRow row) => row.Placement == CorePlacement.Contiguous ? row.Program : $"{row.Program} ({PlacementName(row.Placement)})";
+
+    private static void WriteScalability(ResultsFolder folder, IReadOnlyList<ScalabilityRow> rows, int cores)
+    {
         folder.WriteText("speedup.csv", w => Csv.Write(w, ["program", "cores", "placement", "seconds", "speedup"],
-            rows.Select(r => (IReadOnlyList<string>)[r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), "contiguous", Csv.Number(r.Seconds), Csv.Number(r.Speedup)])));
+            rows.Select(r => (IReadOnlyList<string>)[r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), PlacementName(r.Placement), Csv.Number(r.Seconds), Csv.Number(r.Speedup)])));
+        bool placed = rows.Any(r => r.Placement != CorePlacement.Contiguous);
         folder.WriteText("summary.md", w =>
         {
             w.WriteLine(string.Create(CultureInfo.InvariantCulture, $"# Scalability (SIMULATED, up to {cores} cores)"));
             w.WriteLine();
-            var table = new MarkdownTable(["program", "cores", "seconds", "speedup"]);
+            var table = new MarkdownTable(placed ? ["program", "cores", "placement", "seconds", "speedup"] : ["program", "cores", "seconds", "speedup"]);
             foreach (var r in rows)
             {
-                table.AddRow(r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), NumberText.Fixed(r.Seconds, 4), NumberText.Fixed(r.Speedup, 2));
+                string[] cells = placed
+                    ? [r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), PlacementName(r.Placement), NumberText.Fixed(r.Seconds, 4), NumberText.Fixed(r.Speedup, 2)]
+                    : [r.Program, r.Cores.ToString(CultureInfo.InvariantCulture), NumberText.Fixed(r.Seconds, 4), NumberText.Fixed(r.Speedup, 2)];
+                table.AddRow(cells);
             }
 
             table.WriteTo(w);
         });
     }
 
-    private static Table ScalabilityTable(IReadOnlyList<(string Program, int Cores, double Seconds, double Speedup)> rows)
+    private static Table ScalabilityTable(IReadOnlyList<ScalabilityRow> rows)
     {
         var table = new Table().Title("Simulated speedup over one core").AddColumn("Program");
         int[] counts = [.. rows.Select(r => r.Cores).Distinct().Order()];
@@ -261,11 +314,14 @@ public static class SimulateCommand
             table.AddColumn(new TableColumn(c.ToString(CultureInfo.InvariantCulture)).RightAligned());
         }
 
-        foreach (var group in rows.GroupBy(r => r.Program))
+        foreach (var group in rows.GroupBy(SeriesName))
         {
             table.AddRow([Markup.Escape(group.Key), .. counts.Select(c => NumberText.Fixed(group.First(r => r.Cores == c).Speedup, 2))]);
         }
 
         return table;
     }
+
+    /// <summary>One program's simulated time and speedup on a core count and placement.</summary>
+    private sealed record ScalabilityRow(string Program, int Cores, CorePlacement Placement, double Seconds, double Speedup);
 }

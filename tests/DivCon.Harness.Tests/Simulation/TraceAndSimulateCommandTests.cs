@@ -143,6 +143,60 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.Contains("Simulated speedup", output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Simulate_scalability_with_allocation_gives_rows_per_placement_and_dispersal_relieves_a_die()
+    {
+        WriteSyntheticTraces(cores: 4);
+        string machine = WriteTwoDieMachine();
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "scalability", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4", "--out", _root,
+            "--machine", machine + ":middle", "--allocation", "contiguous,dispersed");
+
+        Assert.True(exitCode == 0, error);
+        string[] lines = File.ReadAllLines(Path.Combine(_root, "simulated-scalability-4", "speedup.csv"));
+        Assert.Equal("program,cores,placement,seconds,speedup", lines[0]);
+        double Speedup(int cores, string placement) => double.Parse(
+            lines.Single(l => l.StartsWith($"quicksort,{cores},{placement},", StringComparison.Ordinal)).Split(',')[4], System.Globalization.CultureInfo.InvariantCulture);
+        // Two cores contiguous share die 0, whose bandwidth covers one task's demand: their tasks stretch; dispersed,
+        // each core has a die of its own and nothing stretches.
+        Assert.True(Speedup(2, "dispersed") > Speedup(2, "contiguous") * 1.2, $"dispersed {Speedup(2, "dispersed")}, contiguous {Speedup(2, "contiguous")}");
+        Assert.Equal(1.0, Speedup(1, "dispersed"), 6);
+        Assert.Contains("quicksort (dispersed)", output, StringComparison.Ordinal);
+        Assert.Contains("| placement |", File.ReadAllText(Path.Combine(_root, "simulated-scalability-4", "summary.md")), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Simulate_scalability_rows_name_the_machine_placement_without_allocation()
+    {
+        WriteSyntheticTraces(cores: 4);
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "scalability", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4", "--out", _root,
+            "--machine", WriteTwoDieMachine() + ":middle:dispersed");
+
+        Assert.True(exitCode == 0, error);
+        string csv = File.ReadAllText(Path.Combine(_root, "simulated-scalability-4", "speedup.csv"));
+        Assert.Contains("quicksort,4,dispersed,", csv, StringComparison.Ordinal);
+        Assert.DoesNotContain(",contiguous,", csv, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(false, "scalability", "spread", "--allocation")]
+    [InlineData(false, "scalability", "dispersed", "--allocation dispersed needs --machine")]
+    [InlineData(true, "cyclic", "dispersed", "--allocation applies to --mode scalability, not cyclic (got '--allocation dispersed')")]
+    public async Task Bad_allocation_is_a_one_line_error_naming_option_and_value(bool withMachine, string mode, string value, string expected)
+    {
+        WriteSyntheticTraces(cores: 4);
+        string[] machine = withMachine ? ["--machine", WriteTwoDieMachine()] : [];
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            ["simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort", "--cores", "4", "--out", _root, "--duration", "1", "--allocation", value, .. machine]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+        Assert.Contains(value, error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(Path.Combine(_root, $"simulated-{mode}-4")));
+    }
+
     [Theory]
     [InlineData("--decision-interval-ms", "0", "--decision-interval-ms must be a number of milliseconds above 0")]
     [InlineData("--decision-interval-ms", "-5", "--decision-interval-ms must be a number of milliseconds above 0")]
@@ -232,6 +286,32 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         (exitCode, var output, _) = await CliRunner.RunAsync("simulate", "--help");
         Assert.Equal(0, exitCode);
         Assert.Contains("--trace-dir", output, StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A machine of one package with two dies of two single-core modules, each die supplying 1 GB/s, and quicksort's
+    /// tasks demanding 1 GB/s each: two busy cores on one die ask twice what it supplies.
+    /// </summary>
+    private string WriteTwoDieMachine()
+    {
+        string path = Path.Combine(_root, "two-die.json");
+        File.WriteAllText(path, """
+            {
+              "name": "two-die", "summary": "test machine",
+              "topology": {
+                "packages": { "value": 1, "source": "test" }, "diesPerPackage": { "value": 2, "source": "test" },
+                "modulesPerDie": { "value": 2, "source": "test" }, "coresPerModule": { "value": 1, "source": "test" }
+              },
+              "memory": { "dieBandwidthGBps": { "value": 1, "source": "test" }, "packageBandwidthGBps": { "value": 0, "source": "test" } },
+              "oversubscription": {
+                "contextSwitchNs": { "value": 5000, "source": "test" }, "cacheRefillNs": { "value": 0, "source": "test" },
+                "preemptionPenalty": { "value": 0, "source": "test" }, "handoverRefillNs": { "value": 0, "source": "test" }
+              },
+              "modules": { "fpuStretch": { "value": 0, "source": "test" }, "sharedStretch": { "value": 0, "source": "test" } },
+              "programs": { "quicksort": { "bandwidthGBps": { "value": 1, "source": "test" } } }
+            }
+            """);
+        return path;
     }
 
     private void WriteSyntheticTraces(int cores)
