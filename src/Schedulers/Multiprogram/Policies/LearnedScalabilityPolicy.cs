@@ -106,20 +106,16 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// <exception cref="ArgumentException">The counts do not match the programs.</exception>
     public double Evaluate(AllocationSnapshot snapshot, IReadOnlyList<int> cores)
     {
-        ArgumentNullException.ThrowIfNull(snapshot);
-        ArgumentNullException.ThrowIfNull(cores);
-        if (cores.Count != snapshot.Programs.Count)
-        {
-            throw new ArgumentException($"{cores.Count} allocations for {snapshot.Programs.Count} programs.", nameof(cores));
-        }
+        AllocationScoring.CheckArguments(snapshot, cores);
 
         bool everyoneRuns = snapshot.CoreCount >= snapshot.Programs.Count;
+        var weights = YouthWeights.Of(this, snapshot);
         double total = 0;
         for (int i = 0; i < cores.Count; i++)
         {
             if (cores[i] > 0)
             {
-                total += Utility(snapshot, i, cores[i]);
+                total += Utility(snapshot, weights, i, cores[i]);
             }
             else if (everyoneRuns)
             {
@@ -152,12 +148,13 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         }
 
         bool greedy = held != n || (someoneStarved && n >= m);
+        var weights = YouthWeights.Of(this, snapshot);
         if (greedy)
         {
-            Greedy(snapshot, cores);
+            Greedy(snapshot, weights, cores);
         }
 
-        int moves = Climb(snapshot, cores);
+        int moves = Climb(snapshot, weights, cores);
         Debug.Assert(cores.Sum() == n, "moves preserve the total");
         return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})");
@@ -178,7 +175,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     }
 
     /// <summary>Every program one core (when cores suffice), then each remaining core to the largest gain.</summary>
-    private void Greedy(AllocationSnapshot snapshot, int[] cores)
+    private void Greedy(AllocationSnapshot snapshot, YouthWeights weights, int[] cores)
     {
         int m = cores.Length;
         int n = snapshot.CoreCount;
@@ -198,7 +195,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             double bestGain = double.NegativeInfinity;
             for (int i = 0; i < m; i++)
             {
-                double gain = Gain(snapshot, i, cores[i]);
+                double gain = Gain(snapshot, weights, i, cores[i]);
                 if (gain > bestGain || (gain == bestGain && best >= 0 && Prefer(snapshot, i, best)))
                 {
                     (best, bestGain) = (i, gain);
@@ -210,7 +207,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     }
 
     /// <summary>Single-core moves from the smallest loss to the largest gain while the net gain beats the threshold.</summary>
-    private int Climb(AllocationSnapshot snapshot, int[] cores)
+    private int Climb(AllocationSnapshot snapshot, YouthWeights weights, int[] cores)
     {
         int m = cores.Length;
         int floor = snapshot.CoreCount >= m ? 1 : 0;
@@ -222,7 +219,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             double bestGain = double.NegativeInfinity, bestLoss = double.PositiveInfinity;
             for (int i = 0; i < m; i++)
             {
-                double gain = Gain(snapshot, i, cores[i]);
+                double gain = Gain(snapshot, weights, i, cores[i]);
                 if (gain > bestGain || (gain == bestGain && receiver >= 0 && Prefer(snapshot, i, receiver)))
                 {
                     (receiver, bestGain) = (i, gain);
@@ -241,7 +238,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
                     continue;
                 }
 
-                double loss = Gain(snapshot, i, cores[i] - 1);
+                double loss = Gain(snapshot, weights, i, cores[i] - 1);
                 if (loss < bestLoss || (loss == bestLoss && donor >= 0 && !Prefer(snapshot, i, donor)))
                 {
                     (donor, bestLoss) = (i, loss);
@@ -266,7 +263,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         c == 0 ? 0 : Speedup(snapshot, i, c) / Speedup(snapshot, i, snapshot.CoreCount);
 
     /// <summary>The objective's gain from program i's (c+1)-th core: log(S(c+1) / S(c)); the first core counts as +inf... capped.</summary>
-    private double Gain(AllocationSnapshot snapshot, int i, int c)
+    private double Gain(AllocationSnapshot snapshot, YouthWeights weights, int i, int c)
     {
         if (c >= snapshot.CoreCount)
         {
@@ -278,43 +275,15 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             return 1e6; // a program's first core: worth more than any other (the log objective is -inf without it)
         }
 
-        return Utility(snapshot, i, c + 1) - Utility(snapshot, i, c);
+        return Utility(snapshot, weights, i, c + 1) - Utility(snapshot, weights, i, c);
     }
 
-    /// <summary>The alpha-fair utility of program i's predicted progress on c (at least 1) cores.</summary>
-    private double Utility(AllocationSnapshot snapshot, int i, int c)
+    /// <summary>The alpha-fair utility of program i's predicted progress on c (at least 1) cores, weighted by youth.</summary>
+    private double Utility(AllocationSnapshot snapshot, YouthWeights weights, int i, int c)
     {
         double progress = Progress(snapshot, i, c);
         double u = Fairness == 1 ? Math.Log(progress) : Math.Pow(progress, 1 - Fairness) / (1 - Fairness);
-        if (YouthBias == 0)
-        {
-            return u;
-        }
-
-        // Weights relative to the youngest program's, so the move threshold keeps its meaning (for programs of equal
-        // age every weight is 1: exactly the unweighted objective).
-        double youngest = 0;
-        for (int j = 0; j < snapshot.Programs.Count; j++)
-        {
-            youngest = Math.Max(youngest, AgeWeight(snapshot, j));
-        }
-
-        return u * AgeWeight(snapshot, i) / youngest;
-    }
-
-    /// <summary>
-    /// Program i's weight in the objective: (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (the estimate's
-    /// busy-period age, capped at <see cref="AgeHorizon"/>), 1 without an estimate or with no bias.
-    /// </summary>
-    private double AgeWeight(AllocationSnapshot snapshot, int i)
-    {
-        if (YouthBias == 0 || snapshot.Programs[i].Estimate is not { } estimate)
-        {
-            return 1;
-        }
-
-        double age = Math.Min(estimate.Age.TotalSeconds, AgeHorizon.TotalSeconds);
-        return Math.Pow(1 + (age / AgeScale.TotalSeconds), -YouthBias);
+        return weights.Apply(i, u);
     }
 
     /// <summary>Tie-break: whether program a is preferred to b (more cores held now, then the earlier one).</summary>
@@ -339,5 +308,47 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 
         int n = snapshot.CoreCount;
         return n == 1 ? 1 : 1 + ((p.Speedup - 1) * (cores - 1) / (n - 1));
+    }
+
+    /// <summary>
+    /// The programs' youth weights for one snapshot, computed once per <see cref="Allocate"/> or
+    /// <see cref="Evaluate"/> (the climb scores O(n m) utilities).
+    /// </summary>
+    private readonly struct YouthWeights
+    {
+        private readonly double[]? _weights;
+        private readonly double _youngest;
+
+        private YouthWeights(double[] weights, double youngest) => (_weights, _youngest) = (weights, youngest);
+
+        /// <summary>
+        /// Each program's weight (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (the estimate's busy-period
+        /// age, capped at <see cref="AgeHorizon"/>; 1 without an estimate), and the largest of them; none with no bias.
+        /// </summary>
+        public static YouthWeights Of(LearnedScalabilityPolicy policy, AllocationSnapshot snapshot)
+        {
+            if (policy.YouthBias == 0)
+            {
+                return default;
+            }
+
+            var weights = new double[snapshot.Programs.Count];
+            double youngest = 0;
+            for (int i = 0; i < weights.Length; i++)
+            {
+                weights[i] = snapshot.Programs[i].Estimate is { } estimate
+                    ? Math.Pow(1 + (Math.Min(estimate.Age.TotalSeconds, AgeHorizon.TotalSeconds) / AgeScale.TotalSeconds), -policy.YouthBias)
+                    : 1;
+                youngest = Math.Max(youngest, weights[i]);
+            }
+
+            return new YouthWeights(weights, youngest);
+        }
+
+        /// <summary>
+        /// Utility u of program i weighted relative to the youngest program's weight, so the move threshold keeps its
+        /// meaning (for programs of equal age every weight is 1: exactly the unweighted objective).
+        /// </summary>
+        public double Apply(int i, double u) => _weights is null ? u : u * _weights[i] / _youngest;
     }
 }
