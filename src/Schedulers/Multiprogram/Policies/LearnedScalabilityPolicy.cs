@@ -33,6 +33,12 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// 0.02 = the receiver speeds up 2% more than the donor slows down). A program that arrives, a program left with no
 /// core, or allocations that do not sum to the cores start from a greedy allocation instead (every program one core,
 /// then each core to the largest gain), which for concave curves is the optimum.</para>
+/// <para><b>Lending credit</b> (<see cref="LendingCredit"/>, default 0: off). A home core its program leaves idle is lent, so
+/// a move from donor j to receiver i changes less than the two curves say: i already had the core while j left it
+/// idle, and j will have it while i leaves it idle. With credit L and a core's busy share rho (the (c+1)-th core of a
+/// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time), the move's net is
+/// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)), over every donor-receiver pair. It lets a program with
+/// narrow phases hold homes it lends out between its wide ones.</para>
 /// <para><b>Without an estimate</b> (a snapshot built by hand): the program's <see cref="ProgramState.Table"/> is used,
 /// or the line through (1, 1) and (n, <see cref="ProgramState.Speedup"/>).</para>
 /// <para>Pure and deterministic: ties go to the program holding more cores now (fewer moves), then the earlier one.</para>
@@ -53,7 +59,11 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// How much a young program is favoured, in [0, 4] (default 1.5; 0: not at all): a program busy for a seconds is
     /// weighted (1 + a / 1 s)^-bias, ages past <see cref="AgeHorizon"/> counting as that horizon.
     /// </param>
-    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75, double youthBias = 1.5)
+    /// <param name="lendingCredit">
+    /// How far a move counts on lending, in [0, 1] (default 0): the share of a home core's idle time assumed lent to
+    /// the other side of the move (see <see cref="LendingCredit"/>).
+    /// </param>
+    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75, double youthBias = 1.5, double lendingCredit = 0)
     {
         if (!double.IsFinite(moveThreshold) || moveThreshold < 0)
         {
@@ -70,8 +80,14 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             throw new ArgumentOutOfRangeException(nameof(youthBias), youthBias, "The youth bias must be in [0, 4].");
         }
 
+        if (!(lendingCredit >= 0 && lendingCredit <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(lendingCredit), lendingCredit, "The lending credit must be in [0, 1].");
+        }
+
         MoveThreshold = moveThreshold;
         Fairness = fairness;
+        LendingCredit = lendingCredit;
         YouthBias = youthBias;
     }
 
@@ -92,6 +108,12 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// started over one that has run for a while, never a 10-minute-old program over a 10-hour-old one.
     /// </summary>
     public static TimeSpan AgeHorizon { get; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// How far a move counts on lending: the share, in [0, 1], of a home core's idle time that is assumed lent to the
+    /// other side of the move (0: homes only, as without lending).
+    /// </summary>
+    public double LendingCredit { get; }
 
     /// <summary>The net gain in utility a single-core move must bring.</summary>
     public double MoveThreshold { get; }
@@ -213,6 +235,11 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         int floor = snapshot.CoreCount >= m ? 1 : 0;
         int moves = 0;
         int guard = snapshot.CoreCount * m;
+        if (LendingCredit > 0)
+        {
+            return ClimbWithLending(snapshot, weights, cores, floor, guard);
+        }
+
         while (moves < guard)
         {
             int receiver = -1, donor = -1;
@@ -256,6 +283,83 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         }
 
         return moves;
+    }
+
+    /// <summary>
+    /// The climb when moves count on lending: a home core's idle time goes to the others, so moving core from donor j
+    /// to receiver i gains i's utility only for the time j would not have lent it to i anyway, and costs j only for
+    /// the time i would not lend it back. With a core's busy share rho (from the curve: the (c+1)-th core of a
+    /// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time) and credit L, the net is
+    /// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)).
+    /// </summary>
+    private int ClimbWithLending(AllocationSnapshot snapshot, YouthWeights weights, int[] cores, int floor, int guard)
+    {
+        int m = cores.Length;
+        int moves = 0;
+        var gain = new double[m];
+        var loss = new double[m];
+        var busyUp = new double[m];
+        var busyTop = new double[m];
+        while (moves < guard)
+        {
+            for (int i = 0; i < m; i++)
+            {
+                gain[i] = Gain(snapshot, weights, i, cores[i]);
+                loss[i] = cores[i] > floor ? Gain(snapshot, weights, i, cores[i] - 1) : double.PositiveInfinity;
+                busyUp[i] = BusyShare(snapshot, i, cores[i]);
+                busyTop[i] = cores[i] >= 2 ? BusyShare(snapshot, i, cores[i] - 1) : 1;
+            }
+
+            int receiver = -1, donor = -1;
+            double best = Math.Max(MoveThreshold, 1e-12);
+            for (int i = 0; i < m; i++)
+            {
+                if (double.IsNegativeInfinity(gain[i]))
+                {
+                    continue;
+                }
+
+                for (int j = 0; j < m; j++)
+                {
+                    if (j == i || double.IsPositiveInfinity(loss[j]))
+                    {
+                        continue;
+                    }
+
+                    double net = (gain[i] * (1 - (LendingCredit * (1 - busyTop[j])))) - (loss[j] * (1 - (LendingCredit * (1 - busyUp[i]))));
+                    if (net > best)
+                    {
+                        (receiver, donor, best) = (i, j, net);
+                    }
+                }
+            }
+
+            if (receiver < 0)
+            {
+                break;
+            }
+
+            cores[donor]--;
+            cores[receiver]++;
+            moves++;
+        }
+
+        return moves;
+    }
+
+    /// <summary>
+    /// The share of the time program i's (c+1)-th core would be busy on c + 1 cores, c (S(c+1) / S(c) - 1), in [0, 1];
+    /// 0 at c = 0 or past the machine.
+    /// </summary>
+    private static double BusyShare(AllocationSnapshot snapshot, int i, int c)
+    {
+        if (c <= 0 || c >= snapshot.CoreCount)
+        {
+            return c <= 0 ? 1 : 0;
+        }
+
+        double share = c * ((Speedup(snapshot, i, c + 1) / Speedup(snapshot, i, c)) - 1);
+        return Math.Clamp(share, 0, 1);
     }
 
     /// <summary>Predicted normalised progress of program i on c cores: S(c) / S(n).</summary>
