@@ -38,6 +38,12 @@ public sealed record SimulationOptions
     /// <summary>What the dynamic scheme's policy reads as each program's available tasks (default: queued tasks, as the mechanism does).</summary>
     public AvailabilitySignal Availability { get; init; } = AvailabilitySignal.Queued;
 
+    /// <summary>
+    /// The dynamic scheme's policy (pure, so one instance serves every simulation); null: the default
+    /// <see cref="DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy"/>.
+    /// </summary>
+    public DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy? DynamicPolicy { get; init; }
+
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 

@@ -222,7 +222,7 @@ internal sealed partial class Simulation
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => new LearnedScalabilityPolicy(),
+                SimulatedScheme.Dynamic => options.DynamicPolicy ?? new LearnedScalabilityPolicy(),
                 SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };

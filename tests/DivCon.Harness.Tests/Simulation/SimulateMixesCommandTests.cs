@@ -98,6 +98,10 @@ public sealed class SimulateMixesCommandTests : IDisposable
     [InlineData("--schemes", "static,static")]
     [InlineData("--programs", "../x")]
     [InlineData("--parallel", "0")]
+    [InlineData("--lending-credit", "1.5")]
+    [InlineData("--lending-credit", "-0.1")]
+    [InlineData("--fairness", "3")]
+    [InlineData("--move-threshold", "-1")]
     public async Task Bad_input_is_one_error_line_naming_the_option(string option, string value)
     {
         var (exitCode, output, error) = await CliRunner.RunAsync("simulate-mixes", option, value, "--out", _root);

@@ -196,6 +196,9 @@ public class LearnedScalabilityTests
         Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: -0.1));
         Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: 4.5));
         Assert.Throws<ArgumentOutOfRangeException>("youthBias", () => new LearnedScalabilityPolicy(youthBias: double.NaN));
+        Assert.Throws<ArgumentOutOfRangeException>("lendingCredit", () => new LearnedScalabilityPolicy(lendingCredit: -0.1));
+        Assert.Throws<ArgumentOutOfRangeException>("lendingCredit", () => new LearnedScalabilityPolicy(lendingCredit: 1.5));
+        Assert.Throws<ArgumentOutOfRangeException>("lendingCredit", () => new LearnedScalabilityPolicy(lendingCredit: double.NaN));
         Assert.Throws<ArgumentOutOfRangeException>("options", () => new MultiprogramScheduler(new MultiprogramSchedulerOptions
         {
             Pin = false, WorkerCount = 1, EstimatorSampleInterval = TimeSpan.FromMilliseconds(-5),
@@ -279,6 +282,29 @@ public class LearnedScalabilityTests
         var far = new LearnedScalabilityPolicy().Allocate(new AllocationSnapshot(16, [Program(0, 16, 64, held: 2), Program(1, 16, 64, held: 14)]));
         Assert.InRange(far.Cores[0], 6, 8);
         Assert.False(far.UsedFastPath);
+    }
+
+    [Fact]
+    public void With_lending_credit_a_phased_program_gets_homes_it_lends_out_while_narrow()
+    {
+        // 16 cores. A did half its work at demand 1 and half at demand 16 (S(c) = 2c / (c + 1)): its extra homes sit
+        // idle half the time, so without credit they look half wasted. With full credit those idle halves are lent
+        // to B (linear), so A's homes cost B little and A gets more of them. A program whose extra core would never
+        // be busy (demand 2) gets no more homes for any credit.
+        var phased = Exact(16, priorCoreSeconds: 0);
+        phased.Observe(TimeSpan.FromSeconds(1.6), running: 1, queued: 0);
+        phased.Observe(TimeSpan.FromSeconds(0.1), running: 16, queued: 0);
+        var a = new ProgramState(new ProgramId(0), 1, 16, 4) { Estimate = phased.Current };
+        var snapshot = new AllocationSnapshot(16, [a, Program(1, 16, 64, held: 12)]);
+        var without = new LearnedScalabilityPolicy().Allocate(snapshot).Cores;
+        var with = new LearnedScalabilityPolicy(lendingCredit: 1).Allocate(snapshot).Cores;
+        Assert.Equal(16, with.Sum());
+        Assert.True(with[0] > without[0], $"credit 1: {string.Join("/", with)}, none: {string.Join("/", without)}");
+        Assert.Equal(without, new LearnedScalabilityPolicy(lendingCredit: 0).Allocate(snapshot).Cores);
+
+        var narrow = new AllocationSnapshot(16, [Program(0, 16, demand: 2, held: 2), Program(1, 16, demand: 64, held: 14)]);
+        Assert.Equal([2, 14], new LearnedScalabilityPolicy(lendingCredit: 1).Allocate(narrow).Cores);
+        Assert.Equal([2, 14], new LearnedScalabilityPolicy(lendingCredit: 0.5).Allocate(narrow).Cores);
     }
 
     [Fact]

@@ -8,7 +8,7 @@ public class PolicyInvariantTests
 {
     private const int Cases = 3000;
 
-    public static TheoryData<string> Policies => ["equal", "proportional", "task-availability", "hill-climbing-antt", "hill-climbing-stp", "learned-scalability"];
+    public static TheoryData<string> Policies => ["equal", "proportional", "task-availability", "hill-climbing-antt", "hill-climbing-stp", "learned-scalability", "learned-scalability-lending"];
 
     private static IAllocationPolicy Create(string name) => name switch
     {
@@ -16,6 +16,7 @@ public class PolicyInvariantTests
         "proportional" => new ProportionalPolicy(),
         "task-availability" => new TaskAvailabilityPolicy(),
         "learned-scalability" => new LearnedScalabilityPolicy(),
+        "learned-scalability-lending" => new LearnedScalabilityPolicy(lendingCredit: 1),
         "hill-climbing-antt" => new HillClimbingPolicy(HillClimbingObjective.MinimizeAntt),
         _ => new HillClimbingPolicy(HillClimbingObjective.MaximizeStp),
     };

@@ -79,12 +79,7 @@ public sealed class HillClimbingPolicy : IAllocationPolicy
     /// <returns>The value; negative infinity when ANTT is minimised and a program that must run has no core.</returns>
     public double Evaluate(AllocationSnapshot snapshot, IReadOnlyList<int> cores)
     {
-        ArgumentNullException.ThrowIfNull(snapshot);
-        ArgumentNullException.ThrowIfNull(cores);
-        if (cores.Count != snapshot.Programs.Count)
-        {
-            throw new ArgumentException($"{cores.Count} allocations for {snapshot.Programs.Count} programs.", nameof(cores));
-        }
+        AllocationScoring.CheckArguments(snapshot, cores);
 
         var tables = Tables(snapshot, out var full);
         bool everyoneRuns = snapshot.CoreCount >= snapshot.Programs.Count;

@@ -33,6 +33,12 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// 0.02 = the receiver speeds up 2% more than the donor slows down). A program that arrives, a program left with no
 /// core, or allocations that do not sum to the cores start from a greedy allocation instead (every program one core,
 /// then each core to the largest gain), which for concave curves is the optimum.</para>
+/// <para><b>Lending credit</b> (<see cref="LendingCredit"/>, default 0: off). A home core its program leaves idle is lent, so
+/// a move from donor j to receiver i changes less than the two curves say: i already had the core while j left it
+/// idle, and j will have it while i leaves it idle. With credit L and a core's busy share rho (the (c+1)-th core of a
+/// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time), the move's net is
+/// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)), over every donor-receiver pair. It lets a program with
+/// narrow phases hold homes it lends out between its wide ones.</para>
 /// <para><b>Without an estimate</b> (a snapshot built by hand): the program's <see cref="ProgramState.Table"/> is used,
 /// or the line through (1, 1) and (n, <see cref="ProgramState.Speedup"/>).</para>
 /// <para>Pure and deterministic: ties go to the program holding more cores now (fewer moves), then the earlier one.</para>
@@ -53,7 +59,11 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// How much a young program is favoured, in [0, 4] (default 1.5; 0: not at all): a program busy for a seconds is
     /// weighted (1 + a / 1 s)^-bias, ages past <see cref="AgeHorizon"/> counting as that horizon.
     /// </param>
-    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75, double youthBias = 1.5)
+    /// <param name="lendingCredit">
+    /// How far a move counts on lending, in [0, 1] (default 0): the share of a home core's idle time assumed lent to
+    /// the other side of the move (see <see cref="LendingCredit"/>).
+    /// </param>
+    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75, double youthBias = 1.5, double lendingCredit = 0)
     {
         if (!double.IsFinite(moveThreshold) || moveThreshold < 0)
         {
@@ -70,8 +80,14 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             throw new ArgumentOutOfRangeException(nameof(youthBias), youthBias, "The youth bias must be in [0, 4].");
         }
 
+        if (!(lendingCredit >= 0 && lendingCredit <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(lendingCredit), lendingCredit, "The lending credit must be in [0, 1].");
+        }
+
         MoveThreshold = moveThreshold;
         Fairness = fairness;
+        LendingCredit = lendingCredit;
         YouthBias = youthBias;
     }
 
@@ -93,6 +109,12 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// </summary>
     public static TimeSpan AgeHorizon { get; } = TimeSpan.FromSeconds(10);
 
+    /// <summary>
+    /// How far a move counts on lending: the share, in [0, 1], of a home core's idle time that is assumed lent to the
+    /// other side of the move (0: homes only, as without lending).
+    /// </summary>
+    public double LendingCredit { get; }
+
     /// <summary>The net gain in utility a single-core move must bring.</summary>
     public double MoveThreshold { get; }
 
@@ -106,20 +128,16 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// <exception cref="ArgumentException">The counts do not match the programs.</exception>
     public double Evaluate(AllocationSnapshot snapshot, IReadOnlyList<int> cores)
     {
-        ArgumentNullException.ThrowIfNull(snapshot);
-        ArgumentNullException.ThrowIfNull(cores);
-        if (cores.Count != snapshot.Programs.Count)
-        {
-            throw new ArgumentException($"{cores.Count} allocations for {snapshot.Programs.Count} programs.", nameof(cores));
-        }
+        AllocationScoring.CheckArguments(snapshot, cores);
 
         bool everyoneRuns = snapshot.CoreCount >= snapshot.Programs.Count;
+        var weights = YouthWeights.Of(this, snapshot);
         double total = 0;
         for (int i = 0; i < cores.Count; i++)
         {
             if (cores[i] > 0)
             {
-                total += Utility(snapshot, i, cores[i]);
+                total += Utility(snapshot, weights, i, cores[i]);
             }
             else if (everyoneRuns)
             {
@@ -152,12 +170,13 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         }
 
         bool greedy = held != n || (someoneStarved && n >= m);
+        var weights = YouthWeights.Of(this, snapshot);
         if (greedy)
         {
-            Greedy(snapshot, cores);
+            Greedy(snapshot, weights, cores);
         }
 
-        int moves = Climb(snapshot, cores);
+        int moves = Climb(snapshot, weights, cores);
         Debug.Assert(cores.Sum() == n, "moves preserve the total");
         return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})");
@@ -178,7 +197,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     }
 
     /// <summary>Every program one core (when cores suffice), then each remaining core to the largest gain.</summary>
-    private void Greedy(AllocationSnapshot snapshot, int[] cores)
+    private void Greedy(AllocationSnapshot snapshot, YouthWeights weights, int[] cores)
     {
         int m = cores.Length;
         int n = snapshot.CoreCount;
@@ -198,7 +217,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             double bestGain = double.NegativeInfinity;
             for (int i = 0; i < m; i++)
             {
-                double gain = Gain(snapshot, i, cores[i]);
+                double gain = Gain(snapshot, weights, i, cores[i]);
                 if (gain > bestGain || (gain == bestGain && best >= 0 && Prefer(snapshot, i, best)))
                 {
                     (best, bestGain) = (i, gain);
@@ -210,19 +229,24 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     }
 
     /// <summary>Single-core moves from the smallest loss to the largest gain while the net gain beats the threshold.</summary>
-    private int Climb(AllocationSnapshot snapshot, int[] cores)
+    private int Climb(AllocationSnapshot snapshot, YouthWeights weights, int[] cores)
     {
         int m = cores.Length;
         int floor = snapshot.CoreCount >= m ? 1 : 0;
         int moves = 0;
         int guard = snapshot.CoreCount * m;
+        if (LendingCredit > 0)
+        {
+            return ClimbWithLending(snapshot, weights, cores, floor, guard);
+        }
+
         while (moves < guard)
         {
             int receiver = -1, donor = -1;
             double bestGain = double.NegativeInfinity, bestLoss = double.PositiveInfinity;
             for (int i = 0; i < m; i++)
             {
-                double gain = Gain(snapshot, i, cores[i]);
+                double gain = Gain(snapshot, weights, i, cores[i]);
                 if (gain > bestGain || (gain == bestGain && receiver >= 0 && Prefer(snapshot, i, receiver)))
                 {
                     (receiver, bestGain) = (i, gain);
@@ -241,7 +265,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
                     continue;
                 }
 
-                double loss = Gain(snapshot, i, cores[i] - 1);
+                double loss = Gain(snapshot, weights, i, cores[i] - 1);
                 if (loss < bestLoss || (loss == bestLoss && donor >= 0 && !Prefer(snapshot, i, donor)))
                 {
                     (donor, bestLoss) = (i, loss);
@@ -261,12 +285,89 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         return moves;
     }
 
+    /// <summary>
+    /// The climb when moves count on lending: a home core's idle time goes to the others, so moving core from donor j
+    /// to receiver i gains i's utility only for the time j would not have lent it to i anyway, and costs j only for
+    /// the time i would not lend it back. With a core's busy share rho (from the curve: the (c+1)-th core of a
+    /// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time) and credit L, the net is
+    /// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)).
+    /// </summary>
+    private int ClimbWithLending(AllocationSnapshot snapshot, YouthWeights weights, int[] cores, int floor, int guard)
+    {
+        int m = cores.Length;
+        int moves = 0;
+        var gain = new double[m];
+        var loss = new double[m];
+        var busyUp = new double[m];
+        var busyTop = new double[m];
+        while (moves < guard)
+        {
+            for (int i = 0; i < m; i++)
+            {
+                gain[i] = Gain(snapshot, weights, i, cores[i]);
+                loss[i] = cores[i] > floor ? Gain(snapshot, weights, i, cores[i] - 1) : double.PositiveInfinity;
+                busyUp[i] = BusyShare(snapshot, i, cores[i]);
+                busyTop[i] = cores[i] >= 2 ? BusyShare(snapshot, i, cores[i] - 1) : 1;
+            }
+
+            int receiver = -1, donor = -1;
+            double best = Math.Max(MoveThreshold, 1e-12);
+            for (int i = 0; i < m; i++)
+            {
+                if (double.IsNegativeInfinity(gain[i]))
+                {
+                    continue;
+                }
+
+                for (int j = 0; j < m; j++)
+                {
+                    if (j == i || double.IsPositiveInfinity(loss[j]))
+                    {
+                        continue;
+                    }
+
+                    double net = (gain[i] * (1 - (LendingCredit * (1 - busyTop[j])))) - (loss[j] * (1 - (LendingCredit * (1 - busyUp[i]))));
+                    if (net > best)
+                    {
+                        (receiver, donor, best) = (i, j, net);
+                    }
+                }
+            }
+
+            if (receiver < 0)
+            {
+                break;
+            }
+
+            cores[donor]--;
+            cores[receiver]++;
+            moves++;
+        }
+
+        return moves;
+    }
+
+    /// <summary>
+    /// The share of the time program i's (c+1)-th core would be busy on c + 1 cores, c (S(c+1) / S(c) - 1), in [0, 1];
+    /// 0 at c = 0 or past the machine.
+    /// </summary>
+    private static double BusyShare(AllocationSnapshot snapshot, int i, int c)
+    {
+        if (c <= 0 || c >= snapshot.CoreCount)
+        {
+            return c <= 0 ? 1 : 0;
+        }
+
+        double share = c * ((Speedup(snapshot, i, c + 1) / Speedup(snapshot, i, c)) - 1);
+        return Math.Clamp(share, 0, 1);
+    }
+
     /// <summary>Predicted normalised progress of program i on c cores: S(c) / S(n).</summary>
     private static double Progress(AllocationSnapshot snapshot, int i, int c) =>
         c == 0 ? 0 : Speedup(snapshot, i, c) / Speedup(snapshot, i, snapshot.CoreCount);
 
     /// <summary>The objective's gain from program i's (c+1)-th core: log(S(c+1) / S(c)); the first core counts as +inf... capped.</summary>
-    private double Gain(AllocationSnapshot snapshot, int i, int c)
+    private double Gain(AllocationSnapshot snapshot, YouthWeights weights, int i, int c)
     {
         if (c >= snapshot.CoreCount)
         {
@@ -278,43 +379,15 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             return 1e6; // a program's first core: worth more than any other (the log objective is -inf without it)
         }
 
-        return Utility(snapshot, i, c + 1) - Utility(snapshot, i, c);
+        return Utility(snapshot, weights, i, c + 1) - Utility(snapshot, weights, i, c);
     }
 
-    /// <summary>The alpha-fair utility of program i's predicted progress on c (at least 1) cores.</summary>
-    private double Utility(AllocationSnapshot snapshot, int i, int c)
+    /// <summary>The alpha-fair utility of program i's predicted progress on c (at least 1) cores, weighted by youth.</summary>
+    private double Utility(AllocationSnapshot snapshot, YouthWeights weights, int i, int c)
     {
         double progress = Progress(snapshot, i, c);
         double u = Fairness == 1 ? Math.Log(progress) : Math.Pow(progress, 1 - Fairness) / (1 - Fairness);
-        if (YouthBias == 0)
-        {
-            return u;
-        }
-
-        // Weights relative to the youngest program's, so the move threshold keeps its meaning (for programs of equal
-        // age every weight is 1: exactly the unweighted objective).
-        double youngest = 0;
-        for (int j = 0; j < snapshot.Programs.Count; j++)
-        {
-            youngest = Math.Max(youngest, AgeWeight(snapshot, j));
-        }
-
-        return u * AgeWeight(snapshot, i) / youngest;
-    }
-
-    /// <summary>
-    /// Program i's weight in the objective: (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (the estimate's
-    /// busy-period age, capped at <see cref="AgeHorizon"/>), 1 without an estimate or with no bias.
-    /// </summary>
-    private double AgeWeight(AllocationSnapshot snapshot, int i)
-    {
-        if (YouthBias == 0 || snapshot.Programs[i].Estimate is not { } estimate)
-        {
-            return 1;
-        }
-
-        double age = Math.Min(estimate.Age.TotalSeconds, AgeHorizon.TotalSeconds);
-        return Math.Pow(1 + (age / AgeScale.TotalSeconds), -YouthBias);
+        return weights.Apply(i, u);
     }
 
     /// <summary>Tie-break: whether program a is preferred to b (more cores held now, then the earlier one).</summary>
@@ -339,5 +412,47 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 
         int n = snapshot.CoreCount;
         return n == 1 ? 1 : 1 + ((p.Speedup - 1) * (cores - 1) / (n - 1));
+    }
+
+    /// <summary>
+    /// The programs' youth weights for one snapshot, computed once per <see cref="Allocate"/> or
+    /// <see cref="Evaluate"/> (the climb scores O(n m) utilities).
+    /// </summary>
+    private readonly struct YouthWeights
+    {
+        private readonly double[]? _weights;
+        private readonly double _youngest;
+
+        private YouthWeights(double[] weights, double youngest) => (_weights, _youngest) = (weights, youngest);
+
+        /// <summary>
+        /// Each program's weight (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (the estimate's busy-period
+        /// age, capped at <see cref="AgeHorizon"/>; 1 without an estimate), and the largest of them; none with no bias.
+        /// </summary>
+        public static YouthWeights Of(LearnedScalabilityPolicy policy, AllocationSnapshot snapshot)
+        {
+            if (policy.YouthBias == 0)
+            {
+                return default;
+            }
+
+            var weights = new double[snapshot.Programs.Count];
+            double youngest = 0;
+            for (int i = 0; i < weights.Length; i++)
+            {
+                weights[i] = snapshot.Programs[i].Estimate is { } estimate
+                    ? Math.Pow(1 + (Math.Min(estimate.Age.TotalSeconds, AgeHorizon.TotalSeconds) / AgeScale.TotalSeconds), -policy.YouthBias)
+                    : 1;
+                youngest = Math.Max(youngest, weights[i]);
+            }
+
+            return new YouthWeights(weights, youngest);
+        }
+
+        /// <summary>
+        /// Utility u of program i weighted relative to the youngest program's weight, so the move threshold keeps its
+        /// meaning (for programs of equal age every weight is 1: exactly the unweighted objective).
+        /// </summary>
+        public double Apply(int i, double u) => _weights is null ? u : u * _weights[i] / _youngest;
     }
 }
