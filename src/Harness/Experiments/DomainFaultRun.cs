@@ -180,10 +180,23 @@ public sealed class DomainFaultRun
         await StartChildrenAsync(_options.HoldMaxMilliseconds, cancellationToken).ConfigureAwait(false);
         long silence = Ticks(_options.ChildTimeout) + Ticks(TimeSpan.FromMilliseconds(_options.HoldMaxMilliseconds));
         int kills = 0;
+        long progress = -1, progressAt = Stopwatch.GetTimestamp();
         while (_tracker.Cycles + kills < _options.Cycles)
         {
             Task changed = _tracker.Changed;
             long now = Stopwatch.GetTimestamp();
+            if (_tracker.Cycles != progress)
+            {
+                progress = _tracker.Cycles;
+                progressAt = now;
+            }
+            else if (now - progressAt > 2 * silence)
+            {
+                // Replacing hung children did not help: stop rather than wait for ever.
+                _failures.Enqueue(FormattableString.Invariant($"churn: no join/leave cycle completed in {2 * silence / (double)Stopwatch.Frequency:0.#} s; stopped after {progress} cycles"));
+                return;
+            }
+
             if (now >= nextKill)
             {
                 FaultChild victim = _children[_random.Next(_children.Count)];

@@ -87,6 +87,9 @@ public sealed class CommandSmokeTests : IDisposable
         if (OperatingSystem.IsLinux())
         {
             Assert.DoesNotContain("WITHOUT a machine domain", error, StringComparison.Ordinal);
+            // Cross-process moves are reported as the in-process ones (a row even when no CPU changed process).
+            Assert.Contains(ParseCsv(Path.Combine(folder, "move-latency.csv")), row => row[0] == "joined");
+            Assert.NotEmpty(Directory.GetFiles(children, "joined-*-moves.csv"));
         }
         else
         {
