@@ -82,7 +82,8 @@ public sealed class CommandSmokeTests : IDisposable
         AssertCyclicFiles(folder, ["independent", "joined", "one-process"]);
         string children = Path.Combine(folder, "children");
         Assert.NotEmpty(Directory.GetFiles(children, "independent-*.csv"));
-        Assert.All(Directory.GetFiles(children, "joined-*.csv"), f => ParseCsv(f));
+        // Completions (the moves files beside them may hold a header only: no CPU need change process in a short run).
+        Assert.All(Directory.GetFiles(children, "joined-*.csv").Where(f => !f.EndsWith("-moves.csv", StringComparison.Ordinal)), f => ParseCsv(f));
         // On Linux (.NET 8+) the children join one domain; elsewhere the run says plainly that they did not.
         if (OperatingSystem.IsLinux())
         {
