@@ -89,17 +89,17 @@ public sealed class ChildTimeoutAndFaultsTests
         {
             var host = CliHost.ForWriters(TextWriter.Null, TextWriter.Null, "divcon");
             var options = new DomainFaultOptions(
-                host.Machine.CpusFor(host.Machine.CpuCount), host.Machine.PinningSupported, Children: 2, Kills: 2, Cycles: 6, KillEvery: TimeSpan.FromSeconds(0.5),
+                host.Machine.CpusFor(host.Machine.CpuCount), host.Machine.PinningSupported, Children: 2, Kills: 2, Cycles: 4, KillEvery: TimeSpan.FromSeconds(0.5),
                 HoldMinMilliseconds: 20, HoldMaxMilliseconds: 80, DecisionInterval: TimeSpan.FromMilliseconds(100), BoundIntervals: 50,
                 ChildTimeout: TimeSpan.FromSeconds(60), Seed: 3);
 
-            DomainFaultResult result = await DomainFaultsCommand.RunAsync(host, root, "faults", options, CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(5));
+            DomainFaultResult result = await DomainFaultsCommand.RunAsync(host, root, "faults", options, CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(10)); // about 30 s idle; each child start takes seconds on a loaded machine
 
             Assert.Empty(result.Failures);
             KillRecord[] timed = [.. result.Kills.Where(k => k.Phase == "reassign")];
             Assert.Equal(2, timed.Length);
             Assert.All(timed.Where(k => k.Cpus.Count > 0), k => Assert.NotNull(k.LatencyMs));
-            Assert.True(result.Cycles + result.ChurnKills >= 6, $"{result.Cycles} cycles, {result.ChurnKills} kills");
+            Assert.True(result.Cycles + result.ChurnKills >= 4, $"{result.Cycles} cycles, {result.ChurnKills} kills");
             string folder = Path.Combine(root, "faults");
             string[] rows = File.ReadAllLines(Path.Combine(folder, "kills.csv"));
             Assert.StartsWith("phase,kill,seconds,victim_pid,coordinator,cpus,settled,latency_ms,latency_intervals,dropped", rows[0], StringComparison.Ordinal);
