@@ -31,6 +31,8 @@ public static class HarnessCli
             CyclicCommand.CreateCyclic(host),
             ProcessesCommand.Create(host),
             ProcessChildCommand.Create(host),
+            DomainFaultsCommand.Create(host),
+            DomainFaultChildCommand.Create(host),
             SymmetricCommand.Create(host),
             GranularityCommand.Create(host),
             ScalabilityCommand.Create(host),

@@ -63,6 +63,7 @@ public static class ProcessChildCommand
         ProgramTaskScheduler? registered = null;
         TaskScheduler scheduler = TaskScheduler.Default;
         string status = "-";
+        CrossProcessMoves? moves = null;
         if (launch.Mode == ProcessMode.Joined)
         {
             multiprogram = new MultiprogramScheduler(new MultiprogramSchedulerOptions
@@ -75,6 +76,7 @@ public static class ProcessChildCommand
             });
             registered = multiprogram.Register(launch.Program);
             scheduler = registered;
+            moves = new CrossProcessMoves(multiprogram, CrossProcessMoves.PathFor(launch.CompletionsPath));
             status = CommandActions.OneLine(multiprogram.DomainStatus ?? "no domain");
         }
 
@@ -123,6 +125,7 @@ public static class ProcessChildCommand
                     await completions.WriteLineAsync(string.Create(
                         CultureInfo.InvariantCulture, $"{prefix},{run++},{start.TotalSeconds:0.######},{clock.Elapsed.TotalSeconds:0.######}")).ConfigureAwait(false);
                     await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
+                    moves?.Flush(final: false); // before "done": the parent reads the moves when the test ends
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
@@ -135,6 +138,7 @@ public static class ProcessChildCommand
         }
         finally
         {
+            moves?.Dispose();
             registered?.Dispose();
             multiprogram?.Dispose();
         }

@@ -27,6 +27,9 @@ public static class ProcessesCommand
         var killEvery = OptionTable.OptionalNumber("--kill-every",
             "Fault run: kill one child process (SIGKILL) every this many seconds and start a new one in its place (independent and joined; the killed run is run again, its time includes the restart).",
             above: 0, unit: "seconds");
+        var childTimeout = OptionTable.Number("--child-timeout",
+            "A child process not ready, or not answering a run, within this is killed and the run fails naming it (a starved or hung child is never waited for forever).",
+            ProcessSchemeOptions.DefaultChildTimeout.TotalSeconds, above: 0, unit: "seconds");
         var nameOption = OptionTable.FolderName("--name", "Results subfolder (and workload name).", "processes");
         var command = new Command("processes",
             "Each program in its own OS process: independent processes, processes joined in one machine domain, and one process; cyclic protocol with rounds, NTT, ANTT, STP per mode.");
@@ -34,7 +37,7 @@ public static class ProcessesCommand
         foreach (Option option in new Option[]
         {
             schemeOptions.Duration, schemeOptions.Runs, schemeOptions.Warmup, schemeOptions.Rounds, schemeOptions.WarmupSeconds, schemeOptions.Profiles,
-            schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, nameOption,
+            schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, childTimeout, nameOption,
         })
         {
             command.Add(option);
@@ -48,7 +51,8 @@ public static class ProcessesCommand
             TimeSpan? kill = parse.GetValue(killEvery) is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
-            await RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemes, selected, kill, cancellationToken).ConfigureAwait(false);
+            await RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemes, selected, kill, cancellationToken, TimeSpan.FromSeconds(parse.GetValue(childTimeout)))
+                .ConfigureAwait(false);
         });
         return command;
     }
@@ -62,10 +66,11 @@ public static class ProcessesCommand
     /// <param name="modes">The modes to compare.</param>
     /// <param name="killEvery">The fault option, or null.</param>
     /// <param name="cancellationToken">Cancels the run.</param>
+    /// <param name="childTimeout">How long a child may take to be ready or to answer a run; null: <see cref="ProcessSchemeOptions.DefaultChildTimeout"/>.</param>
     /// <returns>The result.</returns>
     public static Task<CyclicExperimentResult> RunAsync(
         CliHost host, string experiment, IReadOnlyList<WorkloadProgram> workload, CommonSettings common, SchemeSettings schemes,
-        IReadOnlyList<ProcessMode> modes, TimeSpan? killEvery, CancellationToken cancellationToken)
+        IReadOnlyList<ProcessMode> modes, TimeSpan? killEvery, CancellationToken cancellationToken, TimeSpan? childTimeout = null)
     {
         ArgumentNullException.ThrowIfNull(host);
         ArgumentNullException.ThrowIfNull(workload);
@@ -95,7 +100,10 @@ public static class ProcessesCommand
             try
             {
                 var processOptions = new ProcessSchemeOptions(
-                    schemeContext.Cpus, host.Machine.PinningSupported, schemes.RebalanceInterval, context.Output.PathOf("children"), domainDirectory, killEvery);
+                    schemeContext.Cpus, host.Machine.PinningSupported, schemes.RebalanceInterval, context.Output.PathOf("children"), domainDirectory, killEvery)
+                {
+                    ChildTimeout = childTimeout ?? ProcessSchemeOptions.DefaultChildTimeout,
+                };
                 IWorkloadScheme[] selected = [.. modes.Select(mode => mode == ProcessMode.OneProcess
                     ? CyclicWorkflow.Verified(new RenamedScheme(SchemeRegistry.Dynamic.Create(workload, schemeContext), ProcessModes.NameOf(mode)), workload, common.Verify)
                     : new ProcessScheme(mode, workload, processOptions))];
@@ -109,6 +117,7 @@ public static class ProcessesCommand
                     OneProcess = $"every program in this process: the {SchemeRegistry.Dynamic.Name} scheme ({SchemeRegistry.Dynamic.Description})",
                     Isolated = "C_SP from isolated runs in this process on an affinity scheduler over the run's CPUs, as in cyclic",
                     KillEverySeconds = killEvery?.TotalSeconds,
+                    ChildTimeoutSeconds = processOptions.ChildTimeout.TotalSeconds,
                     common.Workers,
                     Cpus = schemeContext.Cpus,
                     host.Machine.PinningSupported,

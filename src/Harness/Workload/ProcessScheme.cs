@@ -1,6 +1,8 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
+using DivCon.Harness.Measurement;
+using DivCon.Schedulers.Multiprogram.Model;
 
 namespace DivCon.Harness.Workload;
 
@@ -105,7 +107,27 @@ public sealed class ProcessScheme : IWorkloadScheme
 
         public IReadOnlyList<WorkloadProgram> Programs { get; }
 
-        public AllocationTrace? Allocations => null;
+        /// <summary>
+        /// Joined: the children's cross-process moves so far (<see cref="CrossProcessMoves"/>, timed from the grant's
+        /// receipt to the worker's arrival), read from their files each time, so that the experiment reports them as the
+        /// in-process moves; no allocation samples. Independent: null.
+        /// </summary>
+        public AllocationTrace? Allocations => _scheme._mode == ProcessMode.Joined ? ReadMoves() : null;
+
+        private AllocationTrace ReadMoves()
+        {
+            var trace = new AllocationTrace([.. _scheme._workload.Select(p => p.Name)]);
+            string[] files = Directory.Exists(_scheme._options.ChildrenFolder)
+                ? [.. Directory.GetFiles(_scheme._options.ChildrenFolder, string.Create(CultureInfo.InvariantCulture, $"{_scheme.Name}-{_number:000}-*-moves.csv")).Order(StringComparer.Ordinal)]
+                : [];
+            IReadOnlyList<MoveSample> moves = CrossProcessMoves.Read(files);
+            if (moves.Count > 0)
+            {
+                trace.RecordMoves(new RecordedMoveArrivals([.. moves.Select(m => m.Latency)]), [.. moves.Select(m => m.Label)]);
+            }
+
+            return trace;
+        }
 
         public async Task StartAllAsync(CancellationToken cancellationToken)
         {
@@ -156,7 +178,8 @@ public sealed class ProcessScheme : IWorkloadScheme
                 }
 
                 ChildLaunch launch = _scheme.LaunchOf(_scheme._workload[index], _number, generation);
-                if (await ProgramChild.StartAsync(launch, cancellationToken).ConfigureAwait(false) is { } child)
+                ProcessStartInfo info = (_scheme._options.ChildStart ?? ProgramChild.StartInfoOf)(launch);
+                if (await ProgramChild.StartAsync(launch, info, _scheme._options.ChildTimeout, cancellationToken).ConfigureAwait(false) is { } child)
                 {
                     _scheme._statuses.TryAdd(child.Status, 0);
                     return child;
@@ -251,4 +274,35 @@ public sealed class ProcessScheme : IWorkloadScheme
 /// <param name="DomainDirectory">The machine domain's directory shared by the joined children.</param>
 /// <param name="KillEvery">Kill one child (SIGKILL) this often and start a new one; null: never.</param>
 public sealed record ProcessSchemeOptions(
-    IReadOnlyList<int> Cpus, bool Pin, TimeSpan RebalanceInterval, string ChildrenFolder, string DomainDirectory, TimeSpan? KillEvery);
+    IReadOnlyList<int> Cpus, bool Pin, TimeSpan RebalanceInterval, string ChildrenFolder, string DomainDirectory, TimeSpan? KillEvery)
+{
+    /// <summary>The default of <see cref="ChildTimeout"/>.</summary>
+    public static readonly TimeSpan DefaultChildTimeout = TimeSpan.FromMinutes(5);
+
+    /// <summary>
+    /// How long a child may take to say ready and to answer each run: past it the child is killed and the test fails
+    /// with one line naming it (a starved or hung child is never waited for forever). Default 5 minutes.
+    /// </summary>
+    public TimeSpan ChildTimeout { get; init; } = DefaultChildTimeout;
+
+    /// <summary>How a child is started; null: the harness itself (<see cref="ProgramChild.StartInfoOf"/>). Tests start stand-ins.</summary>
+    public Func<ChildLaunch, ProcessStartInfo>? ChildStart { get; init; }
+}
+
+/// <summary>Moves whose latencies were measured elsewhere (in a child process): fixed, read from its records.</summary>
+/// <param name="latencies">Each move's latency; null: it did not arrive.</param>
+internal sealed class RecordedMoveArrivals(IReadOnlyList<TimeSpan?> latencies) : IMoveArrivals
+{
+    public int Count => latencies.Count;
+
+    public int ArrivedCount => latencies.Count(l => l is not null);
+
+    public IReadOnlyList<TimeSpan?> Latencies => latencies;
+
+    public TimeSpan? LatencyOf(int move)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(move);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(move, Count);
+        return latencies[move];
+    }
+}

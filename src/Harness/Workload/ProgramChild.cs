@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using System.Globalization;
 
 namespace DivCon.Harness.Workload;
 
@@ -16,7 +17,15 @@ internal sealed class ProgramChild : IAsyncDisposable
     private readonly Process _process;
     private readonly ConcurrentQueue<string> _errors = new();
 
-    private ProgramChild(Process process) => _process = process;
+    private ProgramChild(Process process, string program, TimeSpan timeout)
+    {
+        _process = process;
+        _program = program;
+        _timeout = timeout;
+    }
+
+    private readonly string _program;
+    private readonly TimeSpan _timeout;
 
     private int _runs;
 
@@ -29,25 +38,39 @@ internal sealed class ProgramChild : IAsyncDisposable
     /// <summary>What the child said about its machine domain when ready ("-" when none was asked for).</summary>
     public string Status { get; private set; } = "-";
 
-    /// <summary>Starts a child and waits until it is ready.</summary>
+    /// <summary>How the harness starts itself as the child of <paramref name="launch"/>.</summary>
     /// <param name="launch">What it runs.</param>
-    /// <param name="cancellationToken">Cancels the start (the child is killed).</param>
-    /// <returns>The ready child, or null when it died before it was ready (killed while starting).</returns>
-    /// <exception cref="InvalidOperationException">The child refused to start (its last error lines are in the message).</exception>
-    public static async Task<ProgramChild?> StartAsync(ChildLaunch launch, CancellationToken cancellationToken)
+    /// <returns>The start information (the streams are redirected by <see cref="StartAsync"/>).</returns>
+    public static ProcessStartInfo StartInfoOf(ChildLaunch launch)
     {
+        ArgumentNullException.ThrowIfNull(launch);
         (string file, IReadOnlyList<string> prefix) = ChildLaunch.Self();
-        var info = new ProcessStartInfo(file)
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
+        var info = new ProcessStartInfo(file);
         foreach (string arg in prefix.Concat(launch.Arguments()))
         {
             info.ArgumentList.Add(arg);
         }
+
+        return info;
+    }
+
+    /// <summary>Starts a child and waits until it is ready.</summary>
+    /// <param name="launch">What it runs.</param>
+    /// <param name="info">How it is started (<see cref="StartInfoOf"/>, or a stand-in).</param>
+    /// <param name="timeout">How long the child may take to say ready, and to answer each run.</param>
+    /// <param name="cancellationToken">Cancels the start (the child is killed).</param>
+    /// <returns>The ready child, or null when it died before it was ready (killed while starting).</returns>
+    /// <exception cref="InvalidOperationException">The child refused to start (its last error lines are in the message).</exception>
+    /// <exception cref="TimeoutException">The child was not ready within <paramref name="timeout"/> (it is killed).</exception>
+    public static async Task<ProgramChild?> StartAsync(ChildLaunch launch, ProcessStartInfo info, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(launch);
+        ArgumentNullException.ThrowIfNull(info);
+        string file = info.FileName;
+        info.RedirectStandardInput = true;
+        info.RedirectStandardOutput = true;
+        info.RedirectStandardError = true;
+        info.UseShellExecute = false;
 
         if (launch.Mode == ProcessMode.Independent)
         {
@@ -57,16 +80,17 @@ internal sealed class ProgramChild : IAsyncDisposable
 
         info.Environment.Remove(Schedulers.Multiprogram.MachineDomainOptions.EnvironmentVariable); // only the mode decides
         var process = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {file}.");
-        var child = new ProgramChild(process);
+        var child = new ProgramChild(process, launch.Program, timeout);
         process.ErrorDataReceived += (_, e) => child.KeepError(e.Data);
         process.BeginErrorReadLine();
         string? ready;
         try
         {
-            ready = await process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+            ready = await child.ReadReplyAsync("ready", cancellationToken).ConfigureAwait(false);
         }
-        catch (OperationCanceledException)
+        catch (Exception e) when (e is OperationCanceledException or TimeoutException)
         {
+            child.Kill();
             await child.DisposeAsync().ConfigureAwait(false);
             throw;
         }
@@ -94,13 +118,13 @@ internal sealed class ProgramChild : IAsyncDisposable
         {
             await _process.StandardInput.WriteLineAsync("run".AsMemory(), cancellationToken).ConfigureAwait(false);
             await _process.StandardInput.FlushAsync(cancellationToken).ConfigureAwait(false);
-            reply = await _process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+            reply = await ReadReplyAsync("a run", cancellationToken).ConfigureAwait(false);
         }
         catch (IOException)
         {
             return false; // The pipe broke: the child is gone.
         }
-        catch (OperationCanceledException)
+        catch (Exception e) when (e is OperationCanceledException or TimeoutException)
         {
             Kill();
             throw;
@@ -117,6 +141,25 @@ internal sealed class ProgramChild : IAsyncDisposable
             "done" => true,
             _ => throw new InvalidOperationException($"A child run failed: {reply} {Errors()}".Trim()),
         };
+    }
+
+    /// <summary>
+    /// The child's next line, waited for no longer than the timeout: a starved or hung child is reported, never waited
+    /// for forever.
+    /// </summary>
+    private async Task<string?> ReadReplyAsync(string what, CancellationToken cancellationToken)
+    {
+        using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        bound.CancelAfter(_timeout);
+        try
+        {
+            return await _process.StandardOutput.ReadLineAsync(bound.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new TimeoutException(string.Create(CultureInfo.InvariantCulture,
+                $"The child running {_program} (pid {Id}) did not answer {what} within {_timeout.TotalSeconds:0.#} s (starved or hung); it was killed. {LastErrors}"));
+        }
     }
 
     /// <summary>Kills the child at once (SIGKILL on Unix): no clean-up runs in it.</summary>

@@ -207,8 +207,9 @@ public sealed partial class MultiprogramScheduler
         int withheld = resolution.Withheld(_cpuOfWorker).Count;
         string explanation = $"grant epoch {grant.Epoch}: {WorkerCount - withheld} of {WorkerCount} CPUs granted, {withheld} withheld"
             + (ignored > 0 ? $", {ignored} entries ignored" : string.Empty) + note;
-        return _decider.Impose(
+        RebalanceEvent decision = _decider.Impose(
             snapshot, reason, timestamp, resolution.Assignment!, DomainPolicyName, explanation, skipIfUnchanged: reason == RebalanceReason.Interval);
+        return grant.ReceivedAt == 0 ? decision : decision with { DomainGrantReceivedAt = grant.ReceivedAt };
     }
 
     /// <summary>The arbiter's latest grant; an arbiter that throws counts as having none.</summary>

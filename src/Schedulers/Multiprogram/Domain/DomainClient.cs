@@ -33,6 +33,12 @@ internal sealed record CpuDomainOptions
     /// <summary>The topology of given CPU ids (tests); null: read from sysfs.</summary>
     public Func<IReadOnlyList<int>, CpuTopology>? Topology { get; init; }
 
+    /// <summary>
+    /// The cgroup tree whose CPU quota caps the CPUs this process offers the domain at ceil(quota) (tests give fake
+    /// files); default <c>/sys/fs/cgroup</c>; null: no quota is read.
+    /// </summary>
+    public string? CgroupRoot { get; init; } = CpuEnvironment.DefaultCgroupRoot;
+
     /// <summary>Whether this process may become the coordinator (tests turn it off to force a client); default true.</summary>
     public bool MayCoordinate { get; init; } = true;
 
@@ -132,6 +138,7 @@ internal sealed class DomainClient : ICpuArbiter
     private DomainCoordinator? _coordinator;
     private volatile bool _disposed;
     private volatile string? _refusal;
+    private readonly int? _cpuLimit;
     private int _joined;
 
     /// <summary>Opens the domain directory and starts joining in the background.</summary>
@@ -143,6 +150,12 @@ internal sealed class DomainClient : ICpuArbiter
         options.Validate();
         _options = options;
         _directory = DomainDirectory.Open(options.Directory, options.AllowedGroup);
+        _cpuLimit = DomainCpuQuota.Limit(options.CgroupRoot);
+        if (_cpuLimit is { } limit)
+        {
+            Log(FormattableString.Invariant($"CPU quota: at most {limit} CPUs offered to the domain"));
+        }
+
         _thread = new Thread(Run) { IsBackground = true, Name = "DivCon domain client" };
         _thread.Start();
     }
@@ -171,7 +184,8 @@ internal sealed class DomainClient : ICpuArbiter
         ArgumentNullException.ThrowIfNull(local);
         ArgumentNullException.ThrowIfNull(ownCpus);
         ArgumentNullException.ThrowIfNull(names);
-        var previous = Interlocked.Exchange(ref _latest, new Published(local, [.. ownCpus.Distinct().Order()], names));
+        int[] offered = DomainCpuQuota.Offered([.. ownCpus.Distinct().Order()], _cpuLimit, Environment.ProcessId);
+        var previous = Interlocked.Exchange(ref _latest, new Published(local, offered, names));
         if (previous is null)
         {
             _wake.Set();
@@ -367,7 +381,7 @@ internal sealed class DomainClient : ICpuArbiter
                                 return "the coordinator granted a CPU outside this process's set";
                             }
 
-                            Install(grant, latest);
+                            Install(grant, latest, lastHeard);
                             appliedEpoch = grant.Epoch;
                             expiry = grant.LeaseExpiresAt;
 
@@ -460,7 +474,7 @@ internal sealed class DomainClient : ICpuArbiter
                 ? new ProgramState(new ProgramId(p.Id.Value, name), p.Speedup, p.AvailableTasks, p.CurrentCores, p.Table, p.ServingWorkers, p.RunningTasks) { Estimate = p.Estimate }
                 : p).Take(DomainProtocol.MaxPrograms)]);
 
-    private void Install(GrantMessage message, Published latest)
+    private void Install(GrantMessage message, Published latest, long receivedAt)
     {
         var byProgram = new Dictionary<ProgramId, IReadOnlyList<int>>();
         foreach (var p in message.Programs)
@@ -475,7 +489,7 @@ internal sealed class DomainClient : ICpuArbiter
             return; // a renewal: the lease moves on, the grant (and its epoch) stays
         }
 
-        SetGrant(new ArbiterGrant(message.Epoch, byProgram));
+        SetGrant(new ArbiterGrant(message.Epoch, byProgram) { ReceivedAt = receivedAt });
     }
 
     private static bool SameCpus(IReadOnlyDictionary<ProgramId, IReadOnlyList<int>> a, Dictionary<ProgramId, IReadOnlyList<int>> b) =>

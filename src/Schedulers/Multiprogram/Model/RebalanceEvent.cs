@@ -44,6 +44,12 @@ public sealed record RebalanceEvent(
     /// </summary>
     public TimeSpan Time { get; init; }
 
+    /// <summary>
+    /// For a decision that applied a machine domain's grant: when the grant was received (the scheduler's
+    /// <c>Stopwatch</c> clock), the start of a cross-process move; null otherwise.
+    /// </summary>
+    internal long? DomainGrantReceivedAt { get; init; }
+
     /// <summary>One line a person can read: time, reason, policy, cores per program (before and after), moves, explanation.</summary>
     /// <returns>For example <c>+1.200 s Interval, task-availability: mergesort 2 -> 1, fft 2 -> 3; cpu 3: mergesort -> fft (0.041 ms); ...</c>.</returns>
     public override string ToString()

@@ -33,6 +33,30 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
+    public void A_process_under_a_cpu_quota_offers_at_most_its_ceiling_and_the_rest_goes_to_others()
+    {
+        SkipUnlessLinux();
+        using var kit = new DomainTestKit();
+        using var cgroup = new SysfsFixture();
+        cgroup.Write("cpu.max", "50000 100000"); // half a CPU: ceil = 1
+        int[] cpus = [0, 1, 2, 3];
+        var limited = kit.Own(new DomainClient(kit.Options() with { CgroupRoot = cgroup.Root }));
+        Publish(limited, cpus, 1);
+        var free = kit.Client(cpus);
+
+        Assert.True(
+            WaitUntil([limited, free], () => Held(limited).Length == 1 && Held(free).Length == 3, Patience),
+            $"grants: limited=[{string.Join(",", Held(limited))}] free=[{string.Join(",", Held(free))}]{Environment.NewLine}{kit.LogText()}");
+        AssertDisjoint([(limited, cpus), (free, cpus)]);
+        Assert.Contains("at most 1 CPUs offered", kit.LogText(), StringComparison.Ordinal);
+        Assert.Contains(" with CPUs 0-3", kit.LogText(), StringComparison.Ordinal); // the free one offers all four
+
+        // Grants from the socket carry their receipt time (the start of a cross-process move).
+        long receivedAt = limited.LatestGrant!.ReceivedAt;
+        Assert.InRange(receivedAt, 1, Stopwatch.GetTimestamp());
+    }
+
+    [SkippableFact]
     public void Four_clients_with_their_own_cpu_sets_get_disjoint_grants_inside_their_sets()
     {
         SkipUnlessLinux();

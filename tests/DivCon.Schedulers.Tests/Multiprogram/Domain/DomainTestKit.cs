@@ -46,6 +46,7 @@ internal sealed class DomainTestKit : IDisposable
         Policy = policy ?? new EqualSharePolicy(),
         Topology = CpuTopologyDetector.Fallback,
         MayCoordinate = mayCoordinate,
+        CgroupRoot = null, // the machine's CPU quota, if any, must not change what the tests offer
         Log = line =>
         {
             lock (Log)

@@ -44,6 +44,9 @@ internal sealed class FakeCpuArbiter : ICpuArbiter
         }
     }
 
+    /// <summary>The receipt timestamp the next grants carry (0: unknown, as a grant not from a socket).</summary>
+    public long ReceivedAt { get; set; }
+
     /// <summary>Grants the given CPU sets under a new epoch and raises <see cref="GrantChanged"/>.</summary>
     /// <returns>The epoch.</returns>
     public long Grant(params (ProgramTaskScheduler Program, int[] Cpus)[] sets) =>
@@ -54,7 +57,7 @@ internal sealed class FakeCpuArbiter : ICpuArbiter
     public long Set(IReadOnlyDictionary<ProgramId, IReadOnlyList<int>> map)
     {
         long epoch = Interlocked.Increment(ref _epoch);
-        Volatile.Write(ref _grant, new ArbiterGrant(epoch, map));
+        Volatile.Write(ref _grant, new ArbiterGrant(epoch, map) { ReceivedAt = ReceivedAt });
         GrantChanged?.Invoke();
         return epoch;
     }

@@ -35,6 +35,25 @@ public sealed class MachineDomainMechanismTests
     }
 
     [Fact]
+    public void A_decision_that_applies_a_grant_carries_its_receipt_time_and_a_local_one_none()
+    {
+        var fake = new FakeCpuArbiter();
+        using var scheduler = Create(fake, workers: 2);
+        using var watch = new DecisionWatch(scheduler);
+        using var a = scheduler.Register("a");
+
+        fake.ReceivedAt = 123_456_789;
+        RebalanceEvent received = watch.ForEpoch(fake.Grant((a, [0])));
+        fake.ReceivedAt = 0;
+        RebalanceEvent unknown = watch.ForEpoch(fake.Grant((a, [0, 1])));
+
+        Assert.Equal(123_456_789, received.DomainGrantReceivedAt);
+        Assert.Contains(received.Moves, m => m.CpuId == 1 && m.To is null);
+        Assert.Null(unknown.DomainGrantReceivedAt); // a grant without a receipt time (not from a socket)
+        Assert.Contains(unknown.Moves, m => m.CpuId == 1 && m.To == a.ProgramId);
+    }
+
+    [Fact]
     public void Withheld_cpus_run_no_task_and_their_workers_sleep()
     {
         var fake = new FakeCpuArbiter();

@@ -1,0 +1,402 @@
+using System.Globalization;
+
+namespace DivCon.Harness.Experiments;
+
+/// <summary>
+/// What the parent of a <c>domain-faults</c> run knows of its children, from their report lines (see
+/// <c>DomainFaultChildCommand</c>): which CPUs each live child's workers serve now (applied moves, not decisions),
+/// who hosts the coordinator, which killed processes the coordinator has dropped, the join/leave cycles; and the
+/// reassignment watch of each kill. Pure state over timestamped lines (no clock of its own), thread-safe;
+/// <see cref="Changed"/> completes at the next line so that waiters need no polling.
+/// </summary>
+public sealed class DomainFaultTracker
+{
+    private readonly Lock _gate = new();
+    private readonly Dictionary<int, Member> _members = [];
+    private readonly List<ReassignmentWatch> _watches = [];
+    private readonly Dictionary<int, long> _dropped = [];
+    private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private int _coordinator;
+    private int _coordinatorChanges;
+    private long _cycles;
+    private long _longestLeaveTicks;
+
+    /// <summary>Completes at the next change (a line, a kill, a new child).</summary>
+    public Task Changed
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _changed.Task;
+            }
+        }
+    }
+
+    /// <summary>The pid hosting the coordinator as far as the logs tell, or 0.</summary>
+    public int CoordinatorPid
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _coordinator;
+            }
+        }
+    }
+
+    /// <summary>How often the coordinator's host changed or went (an election, a kill of the host, its leave).</summary>
+    public int CoordinatorChanges
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _coordinatorChanges;
+            }
+        }
+    }
+
+    /// <summary>Join/leave cycles the children completed by leaving (kills not included).</summary>
+    public long Cycles
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _cycles;
+            }
+        }
+    }
+
+    /// <summary>The longest leave (scheduler disposal, the domain left) of a cycle, in timestamp ticks.</summary>
+    public long LongestLeaveTicks
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _longestLeaveTicks;
+            }
+        }
+    }
+
+    /// <summary>A child started (live from now on).</summary>
+    /// <param name="pid">Its process id.</param>
+    /// <param name="now">The parent's timestamp.</param>
+    public void Add(int pid, long now)
+    {
+        lock (_gate)
+        {
+            _members[pid] = new Member { LastActivity = now };
+            Pulse();
+        }
+    }
+
+    /// <summary>A child's report line (lines of dead children are ignored: a killed process serves nothing).</summary>
+    /// <param name="pid">The child.</param>
+    /// <param name="line">The line.</param>
+    /// <param name="now">The parent's timestamp when it was read.</param>
+    /// <returns>Whether the line was understood.</returns>
+    public bool OnLine(int pid, string line, long now)
+    {
+        ArgumentNullException.ThrowIfNull(line);
+        string[] parts = line.Split(' ', 3);
+        lock (_gate)
+        {
+            if (!_members.TryGetValue(pid, out Member? member) || !member.Alive)
+            {
+                return false;
+            }
+
+            bool known = true;
+            switch (parts)
+            {
+                case ["arrive", var ts, var rest] when Long(ts, out long at) && rest.Split(' ') is [var c, var to] && int.TryParse(c, CultureInfo.InvariantCulture, out int cpu):
+                    if (to == "none")
+                    {
+                        member.Held.Remove(cpu);
+                    }
+                    else
+                    {
+                        member.Held.Add(cpu);
+                        foreach (ReassignmentWatch watch in _watches)
+                        {
+                            watch.Arrived(pid, cpu, at);
+                        }
+                    }
+
+                    break;
+                case ["log", var ts, var text] when Long(ts, out long at):
+                    OnLog(pid, member, text, at);
+                    break;
+                case ["ready" or "joined", _, ..]:
+                    member.LastActivity = now;
+                    member.Held.Clear();
+                    break;
+                case ["cycle", _, var times] when times.Split(' ') is [_, var leave, var left] && Long(leave, out long l) && Long(left, out long t):
+                    member.LastActivity = now;
+                    member.Held.Clear(); // the scheduler is gone: its workers serve nothing
+                    member.Joined = false;
+                    _cycles++;
+                    _longestLeaveTicks = Math.Max(_longestLeaveTicks, t - l);
+                    if (_coordinator == pid)
+                    {
+                        SetCoordinator(0); // its coordinator stopped with its client
+                    }
+
+                    break;
+                default:
+                    known = false;
+                    break;
+            }
+
+            Pulse();
+            return known;
+        }
+    }
+
+    /// <summary>Starts a kill: the victim is dead from now on, and the watch waits for every CPU it served to serve another live child.</summary>
+    /// <param name="victim">The child about to be killed.</param>
+    /// <param name="now">The timestamp just before the kill.</param>
+    /// <returns>The watch (already done when the victim served nothing, or another child already serves its CPUs).</returns>
+    public ReassignmentWatch BeginKill(int victim, long now)
+    {
+        lock (_gate)
+        {
+            Member member = _members[victim];
+            member.Alive = false;
+            bool coordinator = _coordinator == victim;
+            if (coordinator)
+            {
+                SetCoordinator(0);
+            }
+
+            var watch = new ReassignmentWatch(victim, now, [.. member.Held.Order()], coordinator, member.Joined, _coordinatorChanges);
+            foreach (int cpu in watch.Cpus)
+            {
+                // Another live child serves it already (a fallback, or a move under way when the victim died).
+                if (_members.Any(m => m.Key != victim && m.Value.Alive && m.Value.Held.Contains(cpu)))
+                {
+                    watch.Arrived(-1, cpu, now);
+                }
+            }
+
+            member.Held.Clear();
+            _watches.RemoveAll(w => w.Done);
+            if (!watch.Done)
+            {
+                _watches.Add(watch);
+            }
+
+            Pulse();
+            return watch;
+        }
+    }
+
+    /// <summary>A child ended other than by a kill (it exited or its output closed): dead from now on.</summary>
+    /// <param name="pid">The child.</param>
+    public void Gone(int pid)
+    {
+        lock (_gate)
+        {
+            if (_members.TryGetValue(pid, out Member? member) && member.Alive)
+            {
+                member.Alive = false;
+                member.Held.Clear();
+                if (_coordinator == pid)
+                {
+                    SetCoordinator(0);
+                }
+
+                Pulse();
+            }
+        }
+    }
+
+    /// <summary>When the coordinator logged that it dropped <paramref name="pid"/>, or null.</summary>
+    /// <param name="pid">A process.</param>
+    /// <returns>The child's timestamp of the log line.</returns>
+    public long? DroppedAt(int pid)
+    {
+        lock (_gate)
+        {
+            return _dropped.TryGetValue(pid, out long at) ? at : null;
+        }
+    }
+
+    /// <summary>The live children serving each CPU (empty: nobody serves it).</summary>
+    /// <param name="cpus">The CPUs of the run.</param>
+    /// <returns>Per CPU, the pids serving it.</returns>
+    public IReadOnlyDictionary<int, int[]> Holders(IReadOnlyList<int> cpus)
+    {
+        ArgumentNullException.ThrowIfNull(cpus);
+        lock (_gate)
+        {
+            return cpus.ToDictionary(c => c, c => _members.Where(m => m.Value.Alive && m.Value.Held.Contains(c)).Select(m => m.Key).Order().ToArray());
+        }
+    }
+
+    /// <summary>Whether every CPU of the run is served by exactly one live child (the grants applied, none stranded).</summary>
+    /// <param name="cpus">The CPUs of the run.</param>
+    /// <returns>Whether the live children partition the CPUs.</returns>
+    public bool IsPartition(IReadOnlyList<int> cpus) => Holders(cpus).Values.All(h => h.Length == 1);
+
+    /// <summary>The live children serving at least one CPU.</summary>
+    /// <returns>Their pids.</returns>
+    public IReadOnlyList<int> LiveHolders()
+    {
+        lock (_gate)
+        {
+            return [.. _members.Where(m => m.Value.Alive && m.Value.Held.Count > 0).Select(m => m.Key).Order()];
+        }
+    }
+
+    /// <summary>Live children with no progress line (ready, joined, cycle) for longer than <paramref name="silence"/> ticks, as of <paramref name="now"/>.</summary>
+    /// <param name="now">The parent's timestamp.</param>
+    /// <param name="silence">The bound, in ticks.</param>
+    /// <returns>Their pids.</returns>
+    public IReadOnlyList<int> Silent(long now, long silence)
+    {
+        lock (_gate)
+        {
+            return [.. _members.Where(m => m.Value.Alive && now - m.Value.LastActivity > silence).Select(m => m.Key).Order()];
+        }
+    }
+
+    private static bool Long(string text, out long value) => long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out value);
+
+    private void OnLog(int pid, Member member, string text, long at)
+    {
+        // "<ts> DivCon <domain>: client <pid>: ..." / "... coordinator <pid>: pid <x> dropped: ..."
+        if (text.Contains(": became the coordinator", StringComparison.Ordinal))
+        {
+            SetCoordinator(pid);
+        }
+        else if (text.Contains(": joined the domain", StringComparison.Ordinal))
+        {
+            member.Joined = true;
+        }
+        else if (text.Contains(": fell back to own CPUs", StringComparison.Ordinal))
+        {
+            member.Joined = false;
+        }
+
+        int start = text.IndexOf(": pid ", StringComparison.Ordinal);
+        int end = start < 0 ? -1 : text.IndexOf(" dropped:", start, StringComparison.Ordinal);
+        if (end > 0 && int.TryParse(text.AsSpan(start + 6, end - start - 6), NumberStyles.None, CultureInfo.InvariantCulture, out int dropped))
+        {
+            _dropped[dropped] = at;
+        }
+    }
+
+    private void SetCoordinator(int pid)
+    {
+        if (_coordinator != pid)
+        {
+            _coordinator = pid;
+            _coordinatorChanges++;
+        }
+    }
+
+    private void Pulse()
+    {
+        TaskCompletionSource changed = _changed;
+        _changed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        changed.SetResult();
+    }
+
+    private sealed class Member
+    {
+        public bool Alive { get; set; } = true;
+
+        public bool Joined { get; set; }
+
+        public HashSet<int> Held { get; } = [];
+
+        public long LastActivity { get; set; }
+    }
+}
+
+/// <summary>One kill's reassignment: from the kill until every CPU the victim served serves another live child.</summary>
+public sealed class ReassignmentWatch
+{
+    private readonly Dictionary<int, long> _served = [];
+
+    internal ReassignmentWatch(int victim, long killedAt, IReadOnlyList<int> cpus, bool wasCoordinator, bool wasJoined, int coordinatorChanges)
+    {
+        Victim = victim;
+        KilledAt = killedAt;
+        Cpus = cpus;
+        WasCoordinator = wasCoordinator;
+        WasJoined = wasJoined;
+        CoordinatorChangesAtKill = coordinatorChanges;
+    }
+
+    /// <summary>The killed child.</summary>
+    public int Victim { get; }
+
+    /// <summary>The timestamp just before the kill.</summary>
+    public long KilledAt { get; }
+
+    /// <summary>The CPUs the victim's workers served when it was killed.</summary>
+    public IReadOnlyList<int> Cpus { get; }
+
+    /// <summary>Whether the victim hosted the coordinator.</summary>
+    public bool WasCoordinator { get; }
+
+    /// <summary>Whether the victim was joined (so the coordinator must drop it).</summary>
+    public bool WasJoined { get; }
+
+    /// <summary>The tracker's coordinator changes when the kill began (a later change means the coordinator went meanwhile).</summary>
+    public int CoordinatorChangesAtKill { get; }
+
+    /// <summary>Whether every CPU of <see cref="Cpus"/> serves another live child (read under the tracker's lock or after it is done).</summary>
+    public bool Done
+    {
+        get
+        {
+            lock (_served)
+            {
+                return _served.Count == Cpus.Count;
+            }
+        }
+    }
+
+    /// <summary>The time from the kill until the last of its CPUs served another child, in ticks; null while not done.</summary>
+    public long? LatencyTicks
+    {
+        get
+        {
+            lock (_served)
+            {
+                return _served.Count < Cpus.Count ? null : Cpus.Count == 0 ? 0 : _served.Values.Max() - KilledAt;
+            }
+        }
+    }
+
+    /// <summary>The CPUs not served by another child yet.</summary>
+    public IReadOnlyList<int> Pending
+    {
+        get
+        {
+            lock (_served)
+            {
+                return [.. Cpus.Where(c => !_served.ContainsKey(c))];
+            }
+        }
+    }
+
+    internal void Arrived(int pid, int cpu, long at)
+    {
+        if (pid == Victim || at < KilledAt || !Cpus.Contains(cpu))
+        {
+            return;
+        }
+
+        lock (_served)
+        {
+            _served.TryAdd(cpu, at);
+        }
+    }
+}

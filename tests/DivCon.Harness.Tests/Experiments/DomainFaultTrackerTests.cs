@@ -1,0 +1,136 @@
+using DivCon.Harness.Experiments;
+
+namespace DivCon.Harness.Tests.Experiments;
+
+/// <summary>The parent's view of a domain-faults run, fed lines as the children write them.</summary>
+public sealed class DomainFaultTrackerTests
+{
+    private static readonly int[] Cpus = [0, 1];
+
+    [Fact]
+    public void A_kill_is_reassigned_when_another_live_child_serves_each_of_its_cpus_after_the_kill()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.Add(30, 0);
+        tracker.OnLine(10, "arrive 100 0 busy", 100);
+        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        Assert.Equal([10], tracker.LiveHolders());
+        Assert.True(tracker.IsPartition(Cpus));
+
+        ReassignmentWatch watch = tracker.BeginKill(10, 1000);
+        Assert.Equal(Cpus, watch.Cpus);
+        Assert.False(tracker.IsPartition(Cpus));
+        tracker.OnLine(10, "arrive 1100 0 busy", 1100); // the victim's own (buffered) lines count for nothing
+        tracker.OnLine(20, "arrive 900 0 busy", 1100); // before the kill: not a reassignment
+        Assert.False(watch.Done);
+        tracker.OnLine(20, "arrive 1200 0 busy", 1200);
+        Assert.Equal([1], watch.Pending);
+        Assert.Null(watch.LatencyTicks);
+        tracker.OnLine(30, "arrive 1500 1 busy", 1500);
+
+        Assert.True(watch.Done);
+        Assert.Equal(500, watch.LatencyTicks);
+        Assert.True(tracker.IsPartition(Cpus));
+        Assert.Equal([20, 30], tracker.LiveHolders());
+    }
+
+    [Fact]
+    public void A_cpu_another_child_already_serves_at_the_kill_counts_at_once_and_a_victim_serving_nothing_is_done()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.OnLine(10, "arrive 1 0 busy", 1);
+        tracker.OnLine(20, "arrive 2 0 busy", 2); // a fallback: both serve CPU 0
+        tracker.OnLine(20, "arrive 3 1 busy", 3);
+        tracker.OnLine(20, "arrive 4 1 none", 4); // and gives CPU 1 back
+
+        ReassignmentWatch watch = tracker.BeginKill(10, 50);
+        Assert.True(watch.Done);
+        Assert.Equal(0, watch.LatencyTicks);
+
+        ReassignmentWatch empty = new DomainFaultTracker().BeginKillAfterAdd(7);
+        Assert.Empty(empty.Cpus);
+        Assert.True(empty.Done);
+    }
+
+    [Fact]
+    public void Logs_tell_the_coordinator_joins_and_drops_and_cycles_are_counted()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        Assert.True(tracker.OnLine(10, "log 5 DivCon domain faults in /tmp/x: client 10: became the coordinator", 5));
+        tracker.OnLine(20, "log 6 DivCon domain faults in /tmp/x: client 20: joined the domain of coordinator 10", 6);
+        tracker.OnLine(20, "arrive 7 1 busy", 7);
+        Assert.Equal(10, tracker.CoordinatorPid);
+
+        ReassignmentWatch watch = tracker.BeginKill(20, 100);
+        Assert.True(watch.WasJoined);
+        Assert.False(watch.WasCoordinator);
+        Assert.Null(tracker.DroppedAt(20));
+        tracker.OnLine(10, "log 150 DivCon domain faults in /tmp/x: coordinator 10: pid 20 dropped: connection closed", 150);
+        Assert.Equal(150, tracker.DroppedAt(20));
+
+        Assert.True(tracker.OnLine(10, "cycle 1 5 400 900", 900));
+        Assert.Equal(1, tracker.Cycles);
+        Assert.Equal(500, tracker.LongestLeaveTicks);
+        Assert.Equal(0, tracker.CoordinatorPid); // its coordinator left with it
+        Assert.False(tracker.OnLine(10, "nonsense", 901));
+        Assert.False(tracker.OnLine(99, "arrive 1 0 busy", 1)); // no such child
+    }
+
+    [Fact]
+    public void A_child_without_progress_lines_is_silent_and_a_dead_one_is_not()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.OnLine(20, "joined 50", 50);
+        tracker.OnLine(10, "arrive 60 0 busy", 60); // arrivals are not progress
+
+        Assert.Equal([10], tracker.Silent(100, 60));
+        tracker.Gone(10);
+        Assert.Empty(tracker.Silent(100, 60));
+    }
+
+    [Fact]
+    public async Task Changed_completes_at_the_next_line()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(1, 0);
+        Task changed = tracker.Changed;
+        Assert.False(changed.IsCompleted);
+        tracker.OnLine(1, "arrive 1 0 busy", 1);
+        await changed.WaitAsync(TimeSpan.FromSeconds(10));
+    }
+
+    [Fact]
+    public void The_summary_meets_the_criterion_only_with_p99_within_two_intervals_and_every_kill_reassigned()
+    {
+        TimeSpan interval = TimeSpan.FromMilliseconds(100);
+        double?[] fast = [.. Enumerable.Range(1, 200).Select(i => (double?)i)]; // 1 .. 200 ms
+        ReassignmentSummary met = ReassignmentSummary.Compute(fast, interval);
+        Assert.Equal(198, met.Latencies.P99Ms); // nearest rank: the 198th of 200
+        Assert.Equal(1.98, met.Intervals(met.Latencies.P99Ms), 6);
+        Assert.True(met.MeetsCriterion);
+
+        Assert.False(ReassignmentSummary.Compute([.. fast.Select(l => l + 10)], interval).MeetsCriterion);
+        ReassignmentSummary lost = ReassignmentSummary.Compute([.. fast.Take(199), null], interval);
+        Assert.Equal(1, lost.NotReassigned);
+        Assert.False(lost.MeetsCriterion);
+        Assert.Contains("NOT met", string.Join('\n', lost.Markdown()), StringComparison.Ordinal);
+        Assert.Throws<ArgumentOutOfRangeException>(() => ReassignmentSummary.Compute(fast, TimeSpan.Zero));
+    }
+}
+
+internal static class TrackerTestExtensions
+{
+    public static ReassignmentWatch BeginKillAfterAdd(this DomainFaultTracker tracker, int pid)
+    {
+        tracker.Add(pid, 0);
+        return tracker.BeginKill(pid, 10);
+    }
+}
