@@ -1,7 +1,6 @@
 using BenchmarkDotNet.Attributes;
-using DivCon.Schedulers.Multiprogram.Model;
-using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Harness.Benchmarks;
@@ -37,16 +36,9 @@ public class MultiprogramBenchmarks
 #pragma warning restore CA1001
 {
     private const int ChainsPerProgram = 8;
-    private static readonly TimeSpan SpinLimit = TimeSpan.FromSeconds(10);
 
-    private MultiprogramScheduler? _scheduler;
-    private ProgramTaskScheduler? _a;
-    private ProgramTaskScheduler? _b;
-    private KeyValuePair<ProgramTaskScheduler, int>[] _split = [];
-    private KeyValuePair<ProgramTaskScheduler, int>[] _allToA = [];
+    private TwoProgramSetup? _setup;
     private volatile bool _stopChains;
-    private bool _bHasOne;
-    private int _low;
     private bool _bBusy;
 
     /// <summary>Whether the programs are idle (the mover is parked) or busy (the mover is between tiny tasks).</summary>
@@ -82,32 +74,16 @@ public class MultiprogramBenchmarks
             workers = topology.Count;
         }
 
-        _scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
-        {
-            Topology = topology,
-            CpuIds = CpuAllocation.Contiguous(topology, workers),
-            Policy = new EqualSharePolicy(),
-            RebalanceInterval = Timeout.InfiniteTimeSpan,
-            EnableLending = false,
-        });
-        _a = _scheduler.Register("a");
-        _b = _scheduler.Register("b");
-        int n = _scheduler.WorkerCount;
-
-        // b alternates between 1 + _low workers and _low: a busy b keeps one; an idle b (no queued task) may have none.
-        _low = _bBusy ? 1 : 0;
-        _split = [new(_a, n - 1 - _low), new(_b, 1 + _low)];
-        _allToA = [new(_a, n - _low), new(_b, _low)];
-        _scheduler.SetAllocation(_split);
-        _bHasOne = true;
+        // A busy b keeps one worker at its low point; an idle b (no queued task) may have none.
+        var setup = _setup = new TwoProgramSetup(topology, workers, low: _bBusy ? 1 : 0);
         if (Programs == Load.Busy)
         {
             for (int i = 0; i < ChainsPerProgram; i++)
             {
-                StartLink(_a);
+                StartLink(setup.A);
                 if (_bBusy)
                 {
-                    StartLink(_b);
+                    StartLink(setup.B);
                 }
             }
         }
@@ -118,41 +94,23 @@ public class MultiprogramBenchmarks
     public void Cleanup()
     {
         _stopChains = true;
-        _scheduler?.Dispose();
+        _setup?.Dispose();
     }
 
     /// <summary>A full decision with nothing to move: snapshot, policy, placement, apply, history, event.</summary>
     /// <returns>The decision.</returns>
     [Benchmark(Baseline = true)]
-    public RebalanceEvent Decision() => _scheduler!.Rebalance(RebalanceReason.Manual);
+    public RebalanceEvent Decision() => _setup!.Decide(RebalanceReason.Manual);
 
     /// <summary>A periodic check that the policy's previous decision stands (the O(m) skip).</summary>
     /// <returns>The (skipped) decision.</returns>
     [Benchmark]
-    public RebalanceEvent IntervalCheck() => _scheduler!.Rebalance(RebalanceReason.Interval);
+    public RebalanceEvent IntervalCheck() => _setup!.Decide(RebalanceReason.Interval);
 
     /// <summary>Moves one worker between the programs and waits until it serves its new program.</summary>
     /// <returns>The workers serving b afterwards.</returns>
     [Benchmark]
-    public int MoveOneWorker()
-    {
-        _bHasOne = !_bHasOne;
-        _scheduler!.SetAllocation(_bHasOne ? _split : _allToA);
-        int expected = _bHasOne ? 1 + _low : _low;
-        var spinner = default(SpinWait);
-        long deadline = Environment.TickCount64 + (long)SpinLimit.TotalMilliseconds;
-        int serving;
-        while ((serving = _b!.ServingWorkers) != expected)
-        {
-            spinner.SpinOnce(sleep1Threshold: -1);
-            if (Environment.TickCount64 > deadline)
-            {
-                throw new TimeoutException($"The worker did not move within {SpinLimit}.");
-            }
-        }
-
-        return serving;
-    }
+    public int MoveOneWorker() => _setup!.MoveOneWorker();
 
     private void StartLink(ProgramTaskScheduler program) =>
         Task.Factory.StartNew(

@@ -4,7 +4,6 @@ using BenchmarkDotNet.Attributes;
 using DivCon.Schedulers;
 using DivCon.Schedulers.Multiprogram;
 using DivCon.Schedulers.Multiprogram.Model;
-using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Topology;
 
 namespace DivCon.Harness.Benchmarks;
@@ -27,13 +26,7 @@ namespace DivCon.Harness.Benchmarks;
 public class ObservabilityOverheadBenchmarks
 #pragma warning restore CA1001
 {
-    private static readonly TimeSpan SpinLimit = TimeSpan.FromSeconds(10);
-
-    private MultiprogramScheduler? _scheduler;
-    private ProgramTaskScheduler? _b;
-    private KeyValuePair<ProgramTaskScheduler, int>[] _split = [];
-    private KeyValuePair<ProgramTaskScheduler, int>[] _allToA = [];
-    private bool _bHasOne;
+    private TwoProgramSetup? _setup;
     private MeterListener? _meterListener;
     private CountingEventListener? _eventListener;
     private long _measurements;
@@ -78,32 +71,16 @@ public class ObservabilityOverheadBenchmarks
             _eventListener = new CountingEventListener();
         }
 
-        var topology = CpuTopologyDetector.Detect();
-        int workers = Math.Max(1, topology.Count - 1);
-        _scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
-        {
-            Topology = topology,
-            CpuIds = CpuAllocation.Contiguous(topology, workers),
-            Policy = new EqualSharePolicy(),
-            RebalanceInterval = Timeout.InfiniteTimeSpan,
-            EnableLending = false,
-        });
-        ProgramTaskScheduler a = _scheduler.Register("a");
-        _b = _scheduler.Register("b");
-        int n = _scheduler.WorkerCount;
-
         // Idle programs: b alternates between one worker and none (a program with no queued task may have none).
-        _split = [new(a, n - 1), new(_b, 1)];
-        _allToA = [new(a, n), new(_b, 0)];
-        _scheduler.SetAllocation(_split);
-        _bHasOne = true;
+        var topology = CpuTopologyDetector.Detect();
+        _setup = new TwoProgramSetup(topology, workers: Math.Max(1, topology.Count - 1), low: 0);
     }
 
     /// <summary>Stops the scheduler, then the listeners.</summary>
     [GlobalCleanup]
     public void Cleanup()
     {
-        _scheduler?.Dispose();
+        _setup?.Dispose();
         _meterListener?.Dispose();
         _eventListener?.Dispose();
     }
@@ -111,30 +88,12 @@ public class ObservabilityOverheadBenchmarks
     /// <summary>A full decision with nothing to move: snapshot, policy, placement, apply, history, events.</summary>
     /// <returns>The decision.</returns>
     [Benchmark(Baseline = true)]
-    public RebalanceEvent Decision() => _scheduler!.Rebalance(RebalanceReason.Manual);
+    public RebalanceEvent Decision() => _setup!.Decide(RebalanceReason.Manual);
 
     /// <summary>Moves one (parked) worker between the programs and waits until it serves its new program.</summary>
     /// <returns>The workers serving b afterwards.</returns>
     [Benchmark]
-    public int MoveOneWorker()
-    {
-        _bHasOne = !_bHasOne;
-        _scheduler!.SetAllocation(_bHasOne ? _split : _allToA);
-        int expected = _bHasOne ? 1 : 0;
-        var spinner = default(SpinWait);
-        long deadline = Environment.TickCount64 + (long)SpinLimit.TotalMilliseconds;
-        int serving;
-        while ((serving = _b!.ServingWorkers) != expected)
-        {
-            spinner.SpinOnce(sleep1Threshold: -1);
-            if (Environment.TickCount64 > deadline)
-            {
-                throw new TimeoutException($"The worker did not move within {SpinLimit}.");
-            }
-        }
-
-        return serving;
-    }
+    public int MoveOneWorker() => _setup!.MoveOneWorker();
 
     /// <summary>Enables the scheduler's event source at its most detailed and counts its events.</summary>
     private sealed class CountingEventListener : EventListener

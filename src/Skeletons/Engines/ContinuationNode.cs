@@ -60,12 +60,12 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
     };
     // Resumptions after an unfinished asynchronous split or merge (see PendingPhase).
-    // The longs: when the phase started and when the program's task completed (both 0 when the run is not observed).
-    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, long, long> s_splitCompleted =
-        static (node, task, start, completed) => node.OnSplitCompleted(task, start, completed);
+    // The long: when the program's task completed (0 when the run is not observed, like the phase's start).
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<IReadOnlyList<TProblem>>, MeasuredPhase, long> s_splitCompleted =
+        static (node, task, split, completed) => node.OnSplitCompleted(task, split, completed);
 
-    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<TResult>, long, long> s_mergeCompleted =
-        static (node, task, start, completed) => node.OnMergeCompleted(task, start, completed);
+    private static readonly Action<ContinuationNode<TProblem, TResult>, Task<TResult>, MeasuredPhase, long> s_mergeCompleted =
+        static (node, task, merge, completed) => node.OnMergeCompleted(task, merge, completed);
 
     private readonly RunContext<TProblem, TResult> _run;
     private readonly ContinuationNode<TProblem, TResult>? _parent;
@@ -116,6 +116,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
     /// <summary>The parent's node number, or -1 for the root (or when nodes are not numbered).</summary>
     private int ParentId => _parent?._id ?? -1;
+
+    private NodePosition Position => new(_id, ParentId, _indexInParent, _depth);
 
     /// <summary>Starts the root task of a run; the run's task completes when the tree has finished.</summary>
     public static void StartRoot(RunContext<TProblem, TResult> run, TProblem problem)
@@ -312,7 +314,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         long learning = learns ? Stopwatch.GetTimestamp() : 0;
-        long start = run.StartPhase();
+        var execute = run.StartPhase(DivideAndConquerPhase.Execute, Position);
         TResult result;
         try
         {
@@ -325,7 +327,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             return;
         }
 
-        if (run.EndPhase(DivideAndConquerPhase.Execute, _depth, start, _id, ParentId, _indexInParent))
+        if (run.EndPhase(execute))
         {
             long ticks = learns ? Stopwatch.GetTimestamp() - learning : 0;
             if (learns)
@@ -371,7 +373,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         RunFamily.BeginInlineCall();
         try
         {
-            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, _size, _id, ParentId, _indexInParent, ref nodes, out result);
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, Position, _size, ref nodes, out result);
         }
         catch (Exception e)
         {
@@ -408,7 +410,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         var run = _run;
         bool learns = run.Learns && !_subtreeInline;
         long learning = learns ? Stopwatch.GetTimestamp() : 0;
-        long start = run.StartPhase();
+        var split = run.StartPhase(DivideAndConquerPhase.Split, Position);
         ValueTask<IReadOnlyList<TProblem>> splitting;
         // A node of an inline subtree marks its call, so that loops it starts run on its thread (see RunFamily).
         bool inlineCall = _subtreeInline;
@@ -443,7 +445,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
                 _ticks = Stopwatch.GetTimestamp() - learning;
             }
 
-            if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent))
+            if (run.EndPhase(split))
             {
                 SpawnChildren(subproblems);
             }
@@ -456,10 +458,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         // Not finished (or failed): continue on the run's scheduler when it completes; no thread waits.
-        new PendingPhase<IReadOnlyList<TProblem>>(this, splitting.AsTask(), start, s_splitCompleted).Begin();
+        new PendingPhase<IReadOnlyList<TProblem>>(this, splitting.AsTask(), split, s_splitCompleted).Begin();
     }
 
-    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, long start, long completed)
+    private void OnSplitCompleted(Task<IReadOnlyList<TProblem>> splitting, MeasuredPhase split, long completed)
     {
         var run = _run;
         if (!splitting.IsCompletedSuccessfully)
@@ -467,7 +469,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(splitting));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Split, _depth, start, _id, ParentId, _indexInParent, completed))
+        else if (run.EndPhase(split, completed))
         {
             SpawnChildren(splitting.Result);
         }
@@ -663,7 +665,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         bool learns = run.Learns && !_subtreeInline;
         long learning = learns ? Stopwatch.GetTimestamp() : 0;
-        long start = run.StartPhase();
+        var merge = run.StartPhase(DivideAndConquerPhase.Merge, Position);
         ValueTask<TResult> merging;
         bool inlineCall = _subtreeInline;
         if (inlineCall)
@@ -693,7 +695,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         {
             var result = merging.Result;
             long ticks = learns ? Stopwatch.GetTimestamp() - learning : 0;
-            if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent))
+            if (run.EndPhase(merge))
             {
                 ReportMerged(result, ticks);
             }
@@ -706,10 +708,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
         }
 
         // As in BeginSplit: resume on the run's scheduler when the program's merge completes; no thread waits.
-        new PendingPhase<TResult>(this, merging.AsTask(), start, s_mergeCompleted).Begin();
+        new PendingPhase<TResult>(this, merging.AsTask(), merge, s_mergeCompleted).Begin();
     }
 
-    private void OnMergeCompleted(Task<TResult> merging, long start, long completed)
+    private void OnMergeCompleted(Task<TResult> merging, MeasuredPhase merge, long completed)
     {
         var run = _run;
         if (!merging.IsCompletedSuccessfully)
@@ -717,7 +719,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             run.Fail(RunContext<TProblem, TResult>.ExceptionOf(merging));
             ReportNoResult();
         }
-        else if (run.EndPhase(DivideAndConquerPhase.Merge, _depth, start, _id, ParentId, _indexInParent, completed))
+        else if (run.EndPhase(merge, completed))
         {
             ReportMerged(merging.Result, mergeTicks: 0);
         }
@@ -882,8 +884,8 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         private readonly ContinuationNode<TProblem, TResult> _node;
         private readonly Task<T> _task;
-        private readonly long _start;
-        private readonly Action<ContinuationNode<TProblem, TResult>, Task<T>, long, long> _resume;
+        private readonly MeasuredPhase _phase;
+        private readonly Action<ContinuationNode<TProblem, TResult>, Task<T>, MeasuredPhase, long> _resume;
         private CancellationTokenRegistration _registration;
 
         // When the program's task completed (observed runs only; else 0). Written before the resumption is queued,
@@ -893,11 +895,11 @@ internal sealed class ContinuationNode<TProblem, TResult>
         // 0 until the completion or the cancellation claims the node; written once by Exchange.
         private int _claimed;
 
-        public PendingPhase(ContinuationNode<TProblem, TResult> node, Task<T> task, long start, Action<ContinuationNode<TProblem, TResult>, Task<T>, long, long> resume)
+        public PendingPhase(ContinuationNode<TProblem, TResult> node, Task<T> task, MeasuredPhase phase, Action<ContinuationNode<TProblem, TResult>, Task<T>, MeasuredPhase, long> resume)
         {
             _node = node;
             _task = task;
-            _start = start;
+            _phase = phase;
             _resume = resume;
         }
 
@@ -943,7 +945,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             var run = _node._run;
             // The phase ends here, when the program's task completed; the wait for the resumption to be scheduled is
             // the engine's, not the phase's (an observer reads the clock; others get 0).
-            _completed = run.StartPhase();
+            _completed = run.ObservedTimestamp();
             try
             {
                 StartCounted(run, s_resume, this);
@@ -962,7 +964,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             }
         }
 
-        private void Resume() => _resume(_node, _task, _start, _completed);
+        private void Resume() => _resume(_node, _task, _phase, _completed);
 
         private void OnRunCanceled()
         {
@@ -977,6 +979,10 @@ internal sealed class ContinuationNode<TProblem, TResult>
                 // A probe: a scheduler that still accepts work will run the resumption when the program's task
                 // completes, so the node keeps waiting and the run quiesces as usual. A refusing one never will, and
                 // the program's task may itself be stuck (its own continuations refused by the same scheduler).
+                // Why queue an empty task rather than ask: TaskScheduler has no "still accepting" query, and the run's
+                // scheduler may be any TaskScheduler (the pool, a user's), so queuing is the one question every
+                // scheduler answers, and it answers the very thing the resumption will do. It costs one empty task,
+                // and only when a run is cancelled while an asynchronous phase is pending.
                 Task.Factory.StartNew(static () => { }, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
                 return;
             }

@@ -41,6 +41,8 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         _id = run.NewNodeId();
     }
 
+    private NodePosition Position => new(_id, _parentId, _indexInParent, _depth);
+
     /// <summary>Starts the root task of a run.</summary>
     public static void StartRoot(RunContext<TProblem, TResult> run, TProblem problem)
     {
@@ -134,9 +136,9 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         {
             long leafSize = run.Learns && run.ReportsSizes ? (size >= 0 ? size : program.SizeOf(problem)) : -1;
             long leafLearning = run.StartLearning();
-            long executeStart = run.StartPhase();
+            var executePhase = run.StartPhase(DivideAndConquerPhase.Execute, Position);
             var leafResult = program.InvokeExecute(problem, _depth);
-            run.EndPhase(DivideAndConquerPhase.Execute, _depth, executeStart, _id, _parentId, _indexInParent);
+            run.EndPhase(executePhase);
             if (run.Learns)
             {
                 _ticks = run.Elapsed(leafLearning);
@@ -154,12 +156,12 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         }
 
         long learning = run.StartLearning();
-        long splitStart = run.StartPhase();
+        var splitPhase = run.StartPhase(DivideAndConquerPhase.Split, Position);
         ValueTask<IReadOnlyList<TProblem>> splitting = run.InvokeSplitAsync(_id, problem, _depth);
 
         // This engine blocks by design: an unfinished asynchronous split is waited for on this thread.
         var subproblems = splitting.IsCompletedSuccessfully ? splitting.Result : WaitFor(splitting, run.Token);
-        if (!run.EndPhase(DivideAndConquerPhase.Split, _depth, splitStart, _id, _parentId, _indexInParent))
+        if (!run.EndPhase(splitPhase))
         {
             return default!;
         }
@@ -210,11 +212,11 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         }
 
         long mergeLearning = run.StartLearning();
-        long mergeStart = run.StartPhase();
+        var mergePhase = run.StartPhase(DivideAndConquerPhase.Merge, Position);
         ValueTask<TResult> merging = run.InvokeMergeAsync(_id, problem, subresults, _depth);
 
         var result = merging.IsCompletedSuccessfully ? merging.Result : WaitFor(merging, run.Token);
-        run.EndPhase(DivideAndConquerPhase.Merge, _depth, mergeStart, _id, _parentId, _indexInParent);
+        run.EndPhase(mergePhase);
         if (nodes is not null)
         {
             long ticks = ownTicks + run.Elapsed(mergeLearning);
@@ -241,7 +243,7 @@ internal sealed class ForkJoinNode<TProblem, TResult>
         RunFamily.BeginInlineCall();
         try
         {
-            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, _depth, size, _id, _parentId, _indexInParent, ref nodes, out result);
+            completed = InlineSubtree<TProblem, TResult>.TrySolveSplitting(run, problem, Position, size, ref nodes, out result);
         }
         finally
         {

@@ -33,12 +33,12 @@ internal static class InlineSubtree<TProblem, TResult>
     /// <summary>
     /// Runs the subtree of a node that has decided to split. Returns false when the run stopped (nothing more to do:
     /// the caller reports without a result); <paramref name="nodes"/> grows by the subtree's nodes below its root when the run is observed (only the observer reads that count).
-    /// The root's identity (<paramref name="id"/>, <paramref name="parentId"/>, <paramref name="indexInParent"/>) is
-    /// reported with its phases when the observer numbers nodes (see <see cref="RunContext{TProblem, TResult}.NewNodeId"/>);
-    /// -1 otherwise.
+    /// The root's position (<paramref name="root"/>) is reported with its phases; its numbers are -1 unless the
+    /// observer numbers nodes (see <see cref="RunContext{TProblem, TResult}.NewNodeId"/>).
     /// </summary>
-    public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, int depth, long size, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
+    public static bool TrySolveSplitting(RunContext<TProblem, TResult> run, TProblem problem, NodePosition root, long size, ref long nodes, out TResult result)
     {
+        int depth = root.Depth;
         // A lambda program's functions are called directly, without the virtual call of the subclass model in front
         // of each: the generic recursion is compiled once per struct, so neither form pays for the other.
         // Unobserved runs of programs that report no size (the common case, and the one whose nodes are cheapest)
@@ -55,13 +55,13 @@ internal static class InlineSubtree<TProblem, TResult>
             var functions = lambdas.Functions;
             return bare
                 ? TrySolveBareSplitting(run, in functions, problem, depth, ref nodes, out result)
-                : TrySolveSplitting(run, in functions, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
+                : TrySolveSplitting(run, in functions, problem, root, size, ref nodes, out result);
         }
 
         var overrides = new ProgramFunctions<TProblem, TResult>(run.Program);
         return bare
             ? TrySolveBareSplitting(run, in overrides, problem, depth, ref nodes, out result)
-            : TrySolveSplitting(run, in overrides, problem, depth, size, id, parentId, indexInParent, ref nodes, out result);
+            : TrySolveSplitting(run, in overrides, problem, root, size, ref nodes, out result);
     }
 
     /// <summary>
@@ -213,9 +213,10 @@ internal static class InlineSubtree<TProblem, TResult>
     private static void ThrowStopped() => throw new InlineStopped();
 
     private static bool TrySolveSplitting<TFunctions>(
-        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, long size, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, NodePosition node, long size, ref long nodes, out TResult result)
         where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
+        int depth = node.Depth;
         result = default!;
         CheckDepth(run, depth);
 
@@ -224,9 +225,9 @@ internal static class InlineSubtree<TProblem, TResult>
         IReadOnlyList<TProblem> subproblems;
         if (observed)
         {
-            long start = run.StartPhase();
+            var split = run.StartPhase(DivideAndConquerPhase.Split, node);
             subproblems = functions.Split(problem, depth);
-            if (!run.EndPhase(DivideAndConquerPhase.Split, depth, start, id, parentId, indexInParent))
+            if (!run.EndPhase(split))
             {
                 return false;
             }
@@ -248,7 +249,7 @@ internal static class InlineSubtree<TProblem, TResult>
         {
             // Inline nodes are numbered only when observed (the trace recorder sees every node, task or inline).
             int childId = observed ? run.NewNodeId() : -1;
-            if (!TrySolve(run, in functions, subproblems![i], depth + 1, childId, id, i, ref nodes, out subresults[i]))
+            if (!TrySolve(run, in functions, subproblems![i], node.Child(childId, i), ref nodes, out subresults[i]))
             {
                 return false;
             }
@@ -265,16 +266,17 @@ internal static class InlineSubtree<TProblem, TResult>
             return true;
         }
 
-        long mergeStart = run.StartPhase();
+        var merge = run.StartPhase(DivideAndConquerPhase.Merge, node);
         result = functions.Merge(problem, subresults, depth);
-        return run.EndPhase(DivideAndConquerPhase.Merge, depth, mergeStart, id, parentId, indexInParent);
+        return run.EndPhase(merge);
     }
 
     /// <summary>Runs one node of an inline subtree (and its own subtree).</summary>
     private static bool TrySolve<TFunctions>(
-        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, int depth, int id, int parentId, int indexInParent, ref long nodes, out TResult result)
+        RunContext<TProblem, TResult> run, in TFunctions functions, TProblem problem, NodePosition node, ref long nodes, out TResult result)
         where TFunctions : struct, IUserFunctions<TProblem, TResult>
     {
+        int depth = node.Depth;
         nodes++;
         if (run.ShouldStop())
         {
@@ -284,7 +286,7 @@ internal static class InlineSubtree<TProblem, TResult>
 
         if (depth < run.MaxDepth && functions.ShouldSplit(problem, depth))
         {
-            return TrySolveSplitting(run, in functions, problem, depth, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, id, parentId, indexInParent, ref nodes, out result);
+            return TrySolveSplitting(run, in functions, problem, node, run.ReportsSizes ? run.Program.SizeOf(problem) : -1, ref nodes, out result);
         }
 
         if (run.Observer is null)
@@ -293,9 +295,9 @@ internal static class InlineSubtree<TProblem, TResult>
             return true;
         }
 
-        long start = run.StartPhase();
+        var execute = run.StartPhase(DivideAndConquerPhase.Execute, node);
         result = functions.Execute(problem, depth);
-        return run.EndPhase(DivideAndConquerPhase.Execute, depth, start, id, parentId, indexInParent);
+        return run.EndPhase(execute);
     }
 }
 

@@ -183,8 +183,11 @@ internal sealed class RunContext<TProblem, TResult>
         }
     }
 
-    /// <summary>Reads the clock only when someone observes the run.</summary>
-    public long StartPhase() => Observer is null ? 0 : Stopwatch.GetTimestamp();
+    /// <summary>Starts timing <paramref name="phase"/> of the node at <paramref name="node"/>; the clock is read only when someone observes the run.</summary>
+    public MeasuredPhase StartPhase(DivideAndConquerPhase phase, NodePosition node) => new(phase, node, ObservedTimestamp());
+
+    /// <summary>Reads the clock only when someone observes the run (else 0).</summary>
+    public long ObservedTimestamp() => Observer is null ? 0 : Stopwatch.GetTimestamp();
 
     /// <summary>Reads the clock only when the run learns costs (task nodes time their own work).</summary>
     public long StartLearning() => Learns ? Stopwatch.GetTimestamp() : 0;
@@ -205,7 +208,7 @@ internal sealed class RunContext<TProblem, TResult>
     /// (<see cref="ReportsNodes"/>). Returns false (after failing the run) when the observer threw. The phase ended now,
     /// or at <paramref name="endTimestamp"/> when that is not 0 (an asynchronous phase whose task completed earlier).
     /// </summary>
-    public bool EndPhase(DivideAndConquerPhase phase, int depth, long startTimestamp, int nodeId, int parentId, int indexInParent, long endTimestamp = 0)
+    public bool EndPhase(in MeasuredPhase measured, long endTimestamp = 0)
     {
         var observer = Observer;
         if (observer is null)
@@ -215,12 +218,13 @@ internal sealed class RunContext<TProblem, TResult>
 
         try
         {
-            long elapsed = (endTimestamp != 0 ? endTimestamp : Stopwatch.GetTimestamp()) - startTimestamp;
-            observer.OnPhase(phase, depth, elapsed);
+            var node = measured.Node;
+            long elapsed = (endTimestamp != 0 ? endTimestamp : Stopwatch.GetTimestamp()) - measured.StartTimestamp;
+            observer.OnPhase(measured.Phase, node.Depth, elapsed);
             if (ReportsNodes)
             {
                 OptionalObserverMembers.OnNodePhase(observer, new NodePhaseEvent(
-                    nodeId, parentId, indexInParent, depth, phase, startTimestamp, elapsed,
+                    node.Id, node.ParentId, node.IndexInParent, node.Depth, measured.Phase, measured.StartTimestamp, elapsed,
                     Environment.CurrentManagedThreadId, Thread.GetCurrentProcessorId()));
             }
 
