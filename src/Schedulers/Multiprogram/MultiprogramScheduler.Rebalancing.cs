@@ -281,12 +281,19 @@ public sealed partial class MultiprogramScheduler
     /// its queues' available tasks and its owned cores, and the serving workers of every program counted in one pass
     /// over the CPUs (racy by nature: workers move between tasks while it runs).
     /// </summary>
-    /// <param name="observe">Whether the snapshot feeds the estimators (a decision's) or only carries their latest
-    /// estimates (a sample's view for the machine domain).</param>
-    private AllocationSnapshot TakeSnapshot(bool observe = true)
+    private AllocationSnapshot TakeSnapshot()
     {
         CountWorkers(out var serving, out var running);
+        return BuildSnapshot(serving, running, observe: true);
+    }
 
+    /// <summary>The snapshot from counts already taken by <see cref="CountWorkers"/>.</summary>
+    /// <param name="serving">Serving workers per program's queues.</param>
+    /// <param name="running">Running tasks per program's queues.</param>
+    /// <param name="observe">Whether the snapshot feeds the estimators (a decision's) or only carries their latest
+    /// estimates (a sample's view for the machine domain).</param>
+    private AllocationSnapshot BuildSnapshot(Dictionary<WorkQueueSet, int> serving, Dictionary<WorkQueueSet, int> running, bool observe)
+    {
         var states = new ProgramState[_programs.Length];
         long now = TimeProvider.GetTimestamp();
         for (int i = 0; i < states.Length; i++)
@@ -344,7 +351,7 @@ public sealed partial class MultiprogramScheduler
                 return;
             }
 
-            CountWorkers(out _, out var running);
+            CountWorkers(out var serving, out var running);
             long now = TimeProvider.GetTimestamp();
             foreach (ProgramTaskScheduler p in _programs)
             {
@@ -355,7 +362,7 @@ public sealed partial class MultiprogramScheduler
             {
                 // The domain client reports at once when a program became busy or idle; publishing at every sample
                 // lets it see that within a sample interval instead of a decision interval.
-                PublishToDomain(TakeSnapshot(observe: false));
+                PublishToDomain(BuildSnapshot(serving, running, observe: false));
             }
         }
     }

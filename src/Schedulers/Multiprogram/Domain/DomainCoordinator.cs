@@ -139,9 +139,7 @@ internal sealed class DomainCoordinator : IDisposable
     }
 
     /// <summary>The least time between two decisions made at once on a report (not on the interval).</summary>
-    private static readonly long s_reactionGapTicks = Ticks(TimeSpan.FromMilliseconds(5));
-
-    private readonly long _reactionGap = s_reactionGapTicks;
+    private static readonly long s_reactionGap = Ticks(TimeSpan.FromMilliseconds(5));
 
     private static bool IsBusy(ProgramState program) => program.AvailableTasks > 0 || program.RunningTasks > 0;
 
@@ -177,10 +175,10 @@ internal sealed class DomainCoordinator : IDisposable
                 }
 
                 long now = Stopwatch.GetTimestamp();
-                if (decideNow && now - lastDecision < _reactionGap)
+                if (decideNow && now - lastDecision < s_reactionGap)
                 {
                     // Changes come in bursts (several processes' programs finish together): one decision for the burst.
-                    nextDecision = Math.Min(nextDecision, lastDecision + _reactionGap);
+                    nextDecision = Math.Min(nextDecision, lastDecision + s_reactionGap);
                 }
                 else if (decideNow || now >= nextDecision)
                 {
