@@ -88,9 +88,10 @@ public sealed class DomainClientTests
         using var kit = new DomainTestKit();
         int[] cpus = [0, 1, 2, 3];
 
-        // A long interval (1 s, lease 3 s), so that reassignment within two intervals shows it is driven by the
-        // closed connection, not by the lease.
-        var interval = TimeSpan.FromSeconds(1);
+        // A long interval (10 s, lease 30 s): reassignment within Patience (20 s, shorter than the lease) can only be
+        // driven by the closed connection. The bound is deliberately loose: this is a behaviour test, not a timing one
+        // (the latency itself is measured by the harness's domain-faults command).
+        var interval = TimeSpan.FromSeconds(10);
         var a = kit.Client(cpus, interval: interval);
         Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
 
@@ -102,10 +103,8 @@ public sealed class DomainClientTests
 
         // The peer's share is withheld from a until a acknowledges giving it up: wait until a holds exactly 2.
         Assert.True(WaitUntil([a], () => Held(a).Length == 2, Patience), kit.LogText());
-        var stopwatch = Stopwatch.StartNew();
         peer.Close(); // what the kernel does for a killed process
-        Assert.True(WaitUntil([a], () => Held(a).Length == 4, 2 * interval), $"not reassigned within two intervals{Environment.NewLine}{kit.LogText()}");
-        Assert.True(stopwatch.Elapsed < 2 * interval);
+        Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
         _ = grant;
     }
 
@@ -141,14 +140,15 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
-    public void A_killed_child_process_loses_its_cpus_within_two_intervals()
+    public void A_killed_child_process_loses_its_cpus_before_its_lease_runs_out()
     {
         SkipUnlessLinux();
         string? python = Python;
         Skip.If(python is null, "/usr/bin/python3 is not installed: no child process to kill.");
         using var kit = new DomainTestKit();
         int[] cpus = [0, 1, 2, 3];
-        var interval = TimeSpan.FromSeconds(1);
+        // As above: a 10 s interval and a 30 s lease, so reassignment within Patience (20 s) comes from the death.
+        var interval = TimeSpan.FromSeconds(10);
         var a = kit.Client(cpus, interval: interval);
         Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
 
@@ -158,10 +158,8 @@ public sealed class DomainClientTests
         Assert.True(lines.TryTake(out string? line, Patience), "the child printed nothing");
         Assert.StartsWith("granted", line, StringComparison.Ordinal);
 
-        var stopwatch = Stopwatch.StartNew();
         child.Kill(); // SIGKILL: the kernel closes its socket
-        Assert.True(WaitUntil([a], () => Held(a).Length == 4, 2 * interval), $"not reassigned within two intervals{Environment.NewLine}{kit.LogText()}");
-        Assert.True(stopwatch.Elapsed < 2 * interval);
+        Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
     }
 
     [SkippableFact]
