@@ -15,6 +15,8 @@ public sealed class DomainFaultTracker
     private readonly Dictionary<int, Member> _members = [];
     private readonly List<ReassignmentWatch> _watches = [];
     private readonly Dictionary<int, long> _dropped = [];
+    private readonly Dictionary<int, string> _dropReasons = [];
+    private readonly List<GrantLine> _grants = [];
     private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _coordinator;
     private int _coordinatorChanges;
@@ -88,7 +90,7 @@ public sealed class DomainFaultTracker
     {
         lock (_gate)
         {
-            _members[pid] = new Member { LastActivity = now };
+            _members[pid] = new Member { LastActivity = now, StartedAt = now };
             Pulse();
         }
     }
@@ -129,6 +131,17 @@ public sealed class DomainFaultTracker
                     break;
                 case ["log", var ts, var text] when Long(ts, out long at):
                     OnLog(pid, member, text, at);
+                    break;
+                case ["grant", var ts, var rest] when Long(ts, out long decided) && rest.Split(' ') is [var to, var e, var cpus, var withheld, var trigger]
+                    && int.TryParse(to, CultureInfo.InvariantCulture, out int receiver) && Long(e, out long epoch):
+                    _grants.Add(new GrantLine(receiver, epoch, Cpus(cpus), [.. Cpus(withheld, pairs: true)], decided, trigger));
+                    break;
+                case ["install", var ts, var rest] when Long(ts, out long received) && rest.Split(' ') is [var e, var cpus, var changed, var ack]
+                    && Long(e, out long epoch) && Long(ack, out long acked):
+                    member.Installs[epoch] = new InstallLine(Cpus(cpus), changed == "1", received, acked);
+                    break;
+                case ["apply", var ts, var e] when Long(ts, out long at) && Long(e, out long epoch):
+                    member.Applied.TryAdd(epoch, at);
                     break;
                 case ["ready" or "joined", _, ..]:
                     member.LastActivity = now;
@@ -225,6 +238,17 @@ public sealed class DomainFaultTracker
         }
     }
 
+    /// <summary>Why the coordinator dropped <paramref name="pid"/> (for example <c>connection closed</c>, <c>no report for a lease</c>), or null.</summary>
+    /// <param name="pid">A process.</param>
+    /// <returns>The reason as logged.</returns>
+    public string? DropReason(int pid)
+    {
+        lock (_gate)
+        {
+            return _dropReasons.GetValueOrDefault(pid);
+        }
+    }
+
     /// <summary>The live children serving each CPU (empty: nobody serves it).</summary>
     /// <param name="cpus">The CPUs of the run.</param>
     /// <returns>Per CPU, the pids serving it.</returns>
@@ -266,6 +290,78 @@ public sealed class DomainFaultTracker
 
     private static bool Long(string text, out long value) => long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out value);
 
+    /// <summary>A comma-separated CPU list (<c>-</c>: none); with <paramref name="pairs"/>, <c>cpu:pid</c> items as (cpu, pid).</summary>
+    private static IEnumerable<(int Cpu, int By)> Cpus(string list, bool pairs)
+    {
+        if (list == "-")
+        {
+            yield break;
+        }
+
+        foreach (string item in list.Split(','))
+        {
+            string[] parts = item.Split(':');
+            if (int.TryParse(parts[0], CultureInfo.InvariantCulture, out int cpu))
+            {
+                yield return (cpu, pairs && parts.Length > 1 && int.TryParse(parts[1], CultureInfo.InvariantCulture, out int by) ? by : 0);
+            }
+        }
+    }
+
+    private static int[] Cpus(string list) => [.. Cpus(list, pairs: false).Select(c => c.Cpu)];
+
+    /// <summary>
+    /// How each CPU of a finished kill reached its next holder, from the children's lines: who received it, how old that
+    /// process was, the first decision after the kill that gave the CPU to anyone, the grant that gave it to the
+    /// receiver (decided, received, acknowledged, applied), the worker's arrival, and the last decision before the
+    /// arrival that withheld it under the handover rule (and for whom). Times in ms from the kill; null: no line says.
+    /// </summary>
+    /// <param name="watch">A kill's watch.</param>
+    /// <returns>One entry per CPU of the victim, in CPU order (a CPU not served yet has receiver 0).</returns>
+    public IReadOnlyList<CpuHandover> Explain(ReassignmentWatch watch)
+    {
+        ArgumentNullException.ThrowIfNull(watch);
+        lock (_gate)
+        {
+            var result = new List<CpuHandover>();
+            foreach (int cpu in watch.Cpus)
+            {
+                if (watch.ServedBy(cpu) is not { } served)
+                {
+                    result.Add(new CpuHandover(cpu, 0, null, null, null, null, null, null, null, null, null, null, null, 0));
+                    continue;
+                }
+
+                (int receiver, long arrived) = served;
+                double Ms(long at) => (at - watch.KilledAt) * 1000.0 / System.Diagnostics.Stopwatch.Frequency;
+                GrantLine[] after = [.. _grants.Where(g => g.DecidedAt >= watch.KilledAt && g.DecidedAt <= arrived && g.Pid != watch.Victim)];
+                GrantLine? first = after.FirstOrDefault(g => g.Cpus.Contains(cpu));
+                GrantLine? granted = after.FirstOrDefault(g => g.Pid == receiver && g.Cpus.Contains(cpu));
+                GrantLine? withheld = after.LastOrDefault(g => g.Withheld.Any(w => w.Cpu == cpu));
+                _members.TryGetValue(receiver, out Member? member);
+                InstallLine? install = granted is not null && member is not null ? member.Installs.GetValueOrDefault(granted.Epoch) : null;
+                long? applied = granted is not null && member is not null && member.Applied.TryGetValue(granted.Epoch, out long a) ? a : null;
+                result.Add(new CpuHandover(
+                    cpu,
+                    receiver,
+                    member is null ? null : Ms(member.StartedAt),
+                    first?.Pid,
+                    first is null ? null : Ms(first.DecidedAt),
+                    granted is null ? null : Ms(granted.DecidedAt),
+                    granted?.Trigger,
+                    install is null ? null : Ms(install.ReceivedAt),
+                    install is null ? null : Ms(install.AcknowledgedAt),
+                    applied is { } ap ? Ms(ap) : null,
+                    Ms(arrived),
+                    withheld is null ? null : Ms(withheld.DecidedAt),
+                    withheld?.Withheld.First(w => w.Cpu == cpu).By,
+                    after.Length));
+            }
+
+            return result;
+        }
+    }
+
     private void OnLog(int pid, Member member, string text, long at)
     {
         // "<ts> DivCon <domain>: client <pid>: ..." / "... coordinator <pid>: pid <x> dropped: ..."
@@ -287,6 +383,7 @@ public sealed class DomainFaultTracker
         if (end > 0 && int.TryParse(text.AsSpan(start + 6, end - start - 6), NumberStyles.None, CultureInfo.InvariantCulture, out int dropped))
         {
             _dropped[dropped] = at;
+            _dropReasons[dropped] = text[(end + " dropped:".Length)..].Trim();
         }
     }
 
@@ -306,9 +403,19 @@ public sealed class DomainFaultTracker
         changed.SetResult();
     }
 
+    private sealed record GrantLine(int Pid, long Epoch, int[] Cpus, (int Cpu, int By)[] Withheld, long DecidedAt, string Trigger);
+
+    private sealed record InstallLine(int[] Cpus, bool Changed, long ReceivedAt, long AcknowledgedAt);
+
     private sealed class Member
     {
         public bool Alive { get; set; } = true;
+
+        public long StartedAt { get; init; }
+
+        public Dictionary<long, InstallLine> Installs { get; } = [];
+
+        public Dictionary<long, long> Applied { get; } = [];
 
         public bool Joined { get; set; }
 
@@ -321,7 +428,7 @@ public sealed class DomainFaultTracker
 /// <summary>One kill's reassignment: from the kill until every CPU the victim served serves another live child.</summary>
 public sealed class ReassignmentWatch
 {
-    private readonly Dictionary<int, long> _served = [];
+    private readonly Dictionary<int, (int Pid, long At)> _served = [];
 
     internal ReassignmentWatch(int victim, long killedAt, IReadOnlyList<int> cpus, bool wasCoordinator, bool wasJoined, int coordinatorChanges)
     {
@@ -370,7 +477,7 @@ public sealed class ReassignmentWatch
         {
             lock (_served)
             {
-                return _served.Count < Cpus.Count ? null : Cpus.Count == 0 ? 0 : _served.Values.Max() - KilledAt;
+                return _served.Count < Cpus.Count ? null : Cpus.Count == 0 ? 0 : _served.Values.Max(s => s.At) - KilledAt;
             }
         }
     }
@@ -387,6 +494,17 @@ public sealed class ReassignmentWatch
         }
     }
 
+    /// <summary>Who first served <paramref name="cpu"/> after the kill (pid -1: another child already served it at the kill), and when; null while nobody has.</summary>
+    /// <param name="cpu">A CPU of <see cref="Cpus"/>.</param>
+    /// <returns>The process and its arrival timestamp, or null.</returns>
+    public (int Pid, long At)? ServedBy(int cpu)
+    {
+        lock (_served)
+        {
+            return _served.TryGetValue(cpu, out var s) ? s : null;
+        }
+    }
+
     internal void Arrived(int pid, int cpu, long at)
     {
         if (pid == Victim || at < KilledAt || !Cpus.Contains(cpu))
@@ -396,7 +514,26 @@ public sealed class ReassignmentWatch
 
         lock (_served)
         {
-            _served.TryAdd(cpu, at);
+            _served.TryAdd(cpu, (pid, at));
         }
     }
 }
+
+/// <summary>How one CPU of a killed process reached its next holder (see <see cref="DomainFaultTracker.Explain"/>); times in ms from the kill.</summary>
+/// <param name="Cpu">The CPU.</param>
+/// <param name="Receiver">The process whose worker served it first after the kill (-1: one already served it at the kill; 0: nobody yet).</param>
+/// <param name="ReceiverStartedMs">When the receiver was started (negative: before the kill), or null.</param>
+/// <param name="FirstGranteePid">The process the first decision after the kill that gave this CPU to anyone gave it to, or null.</param>
+/// <param name="FirstGrantMs">That decision's time.</param>
+/// <param name="GrantedMs">The first decision after the kill that gave it to the receiver.</param>
+/// <param name="Trigger">Why that decision ran (interval, change, release, drop).</param>
+/// <param name="ReceivedMs">When the receiver's client received that grant.</param>
+/// <param name="AcknowledgedMs">When it acknowledged it.</param>
+/// <param name="AppliedMs">When the receiver's scheduler applied it.</param>
+/// <param name="ArrivedMs">When the receiver's worker arrived on the CPU.</param>
+/// <param name="WithheldUntilMs">The last decision before the arrival that withheld this CPU under the handover rule, or null.</param>
+/// <param name="WithheldBy">The process whose unacknowledged grant withheld it then (0: one dropped for silence), or null.</param>
+/// <param name="Decisions">Grants sent (to anyone but the victim) between the kill and the arrival.</param>
+public sealed record CpuHandover(
+    int Cpu, int Receiver, double? ReceiverStartedMs, int? FirstGranteePid, double? FirstGrantMs, double? GrantedMs, string? Trigger,
+    double? ReceivedMs, double? AcknowledgedMs, double? AppliedMs, double? ArrivedMs, double? WithheldUntilMs, int? WithheldBy, int Decisions);
