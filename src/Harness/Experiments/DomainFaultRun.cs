@@ -140,7 +140,13 @@ public sealed class DomainFaultRun
         foreach (var (index, watch) in _timed)
         {
             // At the end: the coordinator's grant lines come through another child's pipe than the arrivals.
-            _kills[index] = _kills[index] with { Handovers = _tracker.Explain(watch) };
+            // The latency again from every line read by now: one stamped before the kill but read after it (a move under
+            // way when the victim died) counts from its own timestamp, not from when the parent read it.
+            _kills[index] = _kills[index] with
+            {
+                Handovers = _tracker.Explain(watch),
+                LatencyMs = watch.LatencyTicks is { } ticks ? ticks * 1000.0 / Stopwatch.Frequency : _kills[index].LatencyMs,
+            };
         }
 
         KillRecord[] reassign = [.. _kills.Where(k => k.Phase == "reassign" && k.Cpus.Count > 0)];

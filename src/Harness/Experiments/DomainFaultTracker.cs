@@ -106,8 +106,26 @@ public sealed class DomainFaultTracker
         string[] parts = line.Split(' ', 3);
         lock (_gate)
         {
-            if (!_members.TryGetValue(pid, out Member? member) || !member.Alive)
+            if (!_members.TryGetValue(pid, out Member? member))
             {
+                return false;
+            }
+
+            if (!member.Alive)
+            {
+                // A dead child's lines still in the pipe: only its moves stamped before its kill matter (a CPU it had
+                // already given up was not its own at the kill).
+                if (parts is ["arrive", var ts, var rest] && Long(ts, out long at) && rest.Split(' ') is [var c, var to]
+                    && int.TryParse(c, CultureInfo.InvariantCulture, out int cpu))
+                {
+                    foreach (ReassignmentWatch watch in _watches)
+                    {
+                        watch.Moved(pid, cpu, at, to != "none");
+                    }
+
+                    Pulse();
+                }
+
                 return false;
             }
 
@@ -121,11 +139,13 @@ public sealed class DomainFaultTracker
                     }
                     else
                     {
-                        member.Held.Add(cpu);
-                        foreach (ReassignmentWatch watch in _watches)
-                        {
-                            watch.Arrived(pid, cpu, at);
-                        }
+                        member.Held[cpu] = at;
+                    }
+
+                    // Every move, before the kill too: a line stamped before the kill may be read after it.
+                    foreach (ReassignmentWatch watch in _watches)
+                    {
+                        watch.Moved(pid, cpu, at, to != "none");
                     }
 
                     break;
@@ -185,22 +205,26 @@ public sealed class DomainFaultTracker
                 SetCoordinator(0);
             }
 
-            var watch = new ReassignmentWatch(victim, now, [.. member.Held.Order()], coordinator, member.Joined, _coordinatorChanges);
-            foreach (int cpu in watch.Cpus)
+            var watch = new ReassignmentWatch(victim, now, [.. member.Held.Keys.Order()], coordinator, member.Joined, _coordinatorChanges);
+            foreach (var (cpu, since) in member.Held)
             {
-                // Another live child serves it already (a fallback, or a move under way when the victim died).
-                if (_members.Any(m => m.Key != victim && m.Value.Alive && m.Value.Held.Contains(cpu)))
+                watch.Moved(victim, cpu, since, serves: true);
+            }
+
+            foreach (var (pid, other) in _members.Where(m => m.Key != victim && m.Value.Alive))
+            {
+                foreach (var (cpu, since) in other.Held)
                 {
-                    watch.Arrived(-1, cpu, now);
+                    // Another live child serves it already (a fallback, or a move under way when the victim died).
+                    watch.Moved(pid, cpu, since, serves: true);
                 }
             }
 
             member.Held.Clear();
-            _watches.RemoveAll(w => w.Done);
-            if (!watch.Done)
-            {
-                _watches.Add(watch);
-            }
+
+            // A finished watch stays a while: lines stamped before its kill may still be in the pipes.
+            _watches.RemoveAll(w => w.Done && now - w.KilledAt > 5 * System.Diagnostics.Stopwatch.Frequency);
+            _watches.Add(watch); // even when done: a late line stamped before the kill may undo that
 
             Pulse();
             return watch;
@@ -257,7 +281,7 @@ public sealed class DomainFaultTracker
         ArgumentNullException.ThrowIfNull(cpus);
         lock (_gate)
         {
-            return cpus.ToDictionary(c => c, c => _members.Where(m => m.Value.Alive && m.Value.Held.Contains(c)).Select(m => m.Key).Order().ToArray());
+            return cpus.ToDictionary(c => c, c => _members.Where(m => m.Value.Alive && m.Value.Held.ContainsKey(c)).Select(m => m.Key).Order().ToArray());
         }
     }
 
@@ -419,7 +443,8 @@ public sealed class DomainFaultTracker
 
         public bool Joined { get; set; }
 
-        public HashSet<int> Held { get; } = [];
+        /// <summary>The CPUs its workers serve, each with the timestamp of its arrival.</summary>
+        public Dictionary<int, long> Held { get; } = [];
 
         public long LastActivity { get; set; }
     }
@@ -428,7 +453,7 @@ public sealed class DomainFaultTracker
 /// <summary>One kill's reassignment: from the kill until every CPU the victim served serves another live child.</summary>
 public sealed class ReassignmentWatch
 {
-    private readonly Dictionary<int, (int Pid, long At)> _served = [];
+    private readonly List<(int Pid, int Cpu, long At, bool Serves)> _moves = [];
 
     internal ReassignmentWatch(int victim, long killedAt, IReadOnlyList<int> cpus, bool wasCoordinator, bool wasJoined, int coordinatorChanges)
     {
@@ -440,13 +465,19 @@ public sealed class ReassignmentWatch
         CoordinatorChangesAtKill = coordinatorChanges;
     }
 
+    /// <summary>Who first served a CPU after the kill: <c>-1</c> another child already served it at the kill.</summary>
+    public const int ServedAtKill = -1;
+
+    /// <summary>Who first served a CPU after the kill: <c>-2</c> the victim had given it up before the kill (its line was still in the pipe).</summary>
+    public const int ReleasedBeforeKill = -2;
+
     /// <summary>The killed child.</summary>
     public int Victim { get; }
 
     /// <summary>The timestamp just before the kill.</summary>
     public long KilledAt { get; }
 
-    /// <summary>The CPUs the victim's workers served when it was killed.</summary>
+    /// <summary>The CPUs the victim's workers served when it was killed, as far as the parent had read its lines.</summary>
     public IReadOnlyList<int> Cpus { get; }
 
     /// <summary>Whether the victim hosted the coordinator.</summary>
@@ -458,14 +489,14 @@ public sealed class ReassignmentWatch
     /// <summary>The tracker's coordinator changes when the kill began (a later change means the coordinator went meanwhile).</summary>
     public int CoordinatorChangesAtKill { get; }
 
-    /// <summary>Whether every CPU of <see cref="Cpus"/> serves another live child (read under the tracker's lock or after it is done).</summary>
+    /// <summary>Whether every CPU of <see cref="Cpus"/> serves another live child (or was no longer the victim's at the kill).</summary>
     public bool Done
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return _served.Count == Cpus.Count;
+                return Cpus.All(c => Resolve(c) is not null);
             }
         }
     }
@@ -475,9 +506,10 @@ public sealed class ReassignmentWatch
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return _served.Count < Cpus.Count ? null : Cpus.Count == 0 ? 0 : _served.Values.Max(s => s.At) - KilledAt;
+                var served = Cpus.Select(Resolve).ToArray();
+                return served.Any(s => s is null) ? null : served.Select(s => s!.Value.At - KilledAt).DefaultIfEmpty(0).Max();
             }
         }
     }
@@ -487,41 +519,65 @@ public sealed class ReassignmentWatch
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return [.. Cpus.Where(c => !_served.ContainsKey(c))];
+                return [.. Cpus.Where(c => Resolve(c) is null)];
             }
         }
     }
 
-    /// <summary>Who first served <paramref name="cpu"/> after the kill (pid -1: another child already served it at the kill), and when; null while nobody has.</summary>
+    /// <summary>
+    /// Who first served <paramref name="cpu"/> after the kill and when: <see cref="ServedAtKill"/> (at the kill) when
+    /// another child's last move on it before the kill was an arrival, <see cref="ReleasedBeforeKill"/> (at the kill)
+    /// when the victim's was a departure, else the first arrival of another child after the kill; null while nobody has.
+    /// Decided from the moves' own timestamps, whatever order the pipes delivered them in.
+    /// </summary>
     /// <param name="cpu">A CPU of <see cref="Cpus"/>.</param>
-    /// <returns>The process and its arrival timestamp, or null.</returns>
+    /// <returns>The process (or one of the two codes) and the timestamp, or null.</returns>
     public (int Pid, long At)? ServedBy(int cpu)
     {
-        lock (_served)
+        lock (_moves)
         {
-            return _served.TryGetValue(cpu, out var s) ? s : null;
+            return Resolve(cpu);
         }
     }
 
-    internal void Arrived(int pid, int cpu, long at)
+    /// <summary>A move of a worker of <paramref name="pid"/> onto (<paramref name="serves"/>) or off <paramref name="cpu"/>, stamped <paramref name="at"/>.</summary>
+    internal void Moved(int pid, int cpu, long at, bool serves)
     {
-        if (pid == Victim || at < KilledAt || !Cpus.Contains(cpu))
+        if (!Cpus.Contains(cpu) || (pid == Victim && at >= KilledAt))
         {
             return;
         }
 
-        lock (_served)
+        lock (_moves)
         {
-            _served.TryAdd(cpu, (pid, at));
+            _moves.Add((pid, cpu, at, serves));
         }
+    }
+
+    private (int Pid, long At)? Resolve(int cpu)
+    {
+        var before = _moves.Where(m => m.Cpu == cpu && m.At < KilledAt).GroupBy(m => m.Pid).Select(g => g.MaxBy(m => m.At)).ToArray();
+        if (before.Any(m => m.Pid == Victim && !m.Serves))
+        {
+            return (ReleasedBeforeKill, KilledAt);
+        }
+
+        if (before.Any(m => m.Pid != Victim && m.Serves))
+        {
+            return (ServedAtKill, KilledAt);
+        }
+
+        var first = _moves.Where(m => m.Cpu == cpu && m.At >= KilledAt && m.Pid != Victim && m.Serves).OrderBy(m => m.At).FirstOrDefault();
+        return first.Serves ? (first.Pid, first.At) : null;
     }
 }
 
 /// <summary>How one CPU of a killed process reached its next holder (see <see cref="DomainFaultTracker.Explain"/>); times in ms from the kill.</summary>
 /// <param name="Cpu">The CPU.</param>
-/// <param name="Receiver">The process whose worker served it first after the kill (-1: one already served it at the kill; 0: nobody yet).</param>
+/// <param name="Receiver">The process whose worker served it first after the kill (-1: one already served it at the kill; -2: the victim
+/// had given it up before the kill; 0: nobody yet).</param>
 /// <param name="ReceiverStartedMs">When the receiver was started (negative: before the kill), or null.</param>
 /// <param name="FirstGranteePid">The process the first decision after the kill that gave this CPU to anyone gave it to, or null.</param>
 /// <param name="FirstGrantMs">That decision's time.</param>

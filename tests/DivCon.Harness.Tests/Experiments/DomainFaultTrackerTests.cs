@@ -23,7 +23,7 @@ public sealed class DomainFaultTrackerTests
         Assert.Equal(Cpus, watch.Cpus);
         Assert.False(tracker.IsPartition(Cpus));
         tracker.OnLine(10, "arrive 1100 0 busy", 1100); // the victim's own (buffered) lines count for nothing
-        tracker.OnLine(20, "arrive 900 0 busy", 1100); // before the kill: not a reassignment
+        tracker.OnLine(20, "arrive 900 0 busy", 1100); // stamped before the kill, read after it: 20 served CPU 0 at the kill
         Assert.False(watch.Done);
         tracker.OnLine(20, "arrive 1200 0 busy", 1200);
         Assert.Equal([1], watch.Pending);
@@ -54,6 +54,31 @@ public sealed class DomainFaultTrackerTests
         ReassignmentWatch empty = new DomainFaultTracker().BeginKillAfterAdd(7);
         Assert.Empty(empty.Cpus);
         Assert.True(empty.Done);
+    }
+
+    [Fact]
+    public void Moves_stamped_before_the_kill_but_read_after_it_count_from_their_own_timestamps()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.Add(30, 0);
+        tracker.OnLine(10, "arrive 100 0 busy", 100);
+        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        tracker.OnLine(20, "arrive 102 1 busy", 102); // 20 served CPU 1 too (a move under way) ...
+        ReassignmentWatch watch = tracker.BeginKill(10, 1000);
+        Assert.True(watch.ServedBy(1) is (ReassignmentWatch.ServedAtKill, 1000));
+
+        tracker.OnLine(20, "arrive 990 1 none", 1001); // ... but had left it before the kill: not served at the kill after all
+        Assert.Null(watch.ServedBy(1));
+        tracker.OnLine(10, "arrive 995 0 none", 1002); // the victim had given CPU 0 up before the kill: not its own then
+        Assert.True(watch.ServedBy(0) is (ReassignmentWatch.ReleasedBeforeKill, 1000));
+        Assert.False(watch.Done);
+
+        tracker.OnLine(30, "arrive 998 1 busy", 1003); // 30's move onto CPU 1, stamped before the kill, read after it
+        Assert.True(watch.Done);
+        Assert.Equal(0, watch.LatencyTicks);
+        Assert.Equal([ReassignmentWatch.ReleasedBeforeKill, ReassignmentWatch.ServedAtKill], tracker.Explain(watch).Select(h => h.Receiver));
     }
 
     [Fact]
