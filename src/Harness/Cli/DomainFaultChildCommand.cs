@@ -17,6 +17,13 @@ namespace DivCon.Harness.Cli;
 /// <item><c>arrive &lt;ts&gt; &lt;cpu&gt; &lt;to&gt;</c> when a worker of a CPU starts serving the program (<c>to</c> its name)
 /// or leaves it (<c>none</c>): the move applied, not merely decided;</item>
 /// <item><c>log &lt;ts&gt; &lt;text&gt;</c> the domain's own log lines (joins, drops, elections);</item>
+/// <item><c>grant &lt;decided ts&gt; &lt;pid&gt; &lt;epoch&gt; &lt;cpus&gt; &lt;withheld&gt; &lt;trigger&gt;</c> (only the process hosting the
+/// coordinator) each grant sent: to which process, its CPUs (comma-separated, <c>-</c> for none), the CPUs its
+/// decision gave but the handover rule withheld (<c>cpu:pid</c> of the process that may still hold each, <c>-</c> for
+/// none) and why the decision ran;</item>
+/// <item><c>install &lt;received ts&gt; &lt;epoch&gt; &lt;cpus&gt; &lt;changed&gt; &lt;acknowledged ts&gt;</c> each grant this
+/// process's client received and acknowledged (<c>changed</c> 0: a renewal);</item>
+/// <item><c>apply &lt;ts&gt; &lt;epoch&gt;</c> when the scheduler applied a grant (its decision made; the workers move next);</item>
 /// <item><c>joined &lt;ts&gt;</c> and <c>cycle &lt;n&gt; &lt;join ts&gt; &lt;leave ts&gt; &lt;left ts&gt;</c> around each join/leave
 /// cycle when cycling.</item>
 /// </list>
@@ -281,20 +288,45 @@ public static class DomainFaultChildCommand
     /// <summary>The scheduler's move arrivals, stamped when the worker reports them (the event is written on its thread).</summary>
     private sealed class MoveListener(LineWriter lines) : EventListener
     {
+        private const string MachineDomainPolicy = MultiprogramScheduler.DomainPolicyName; // a decision that applied a grant
+        private const string GrantEpoch = "grant epoch "; // how such a decision's explanation starts
+
+        private static string Dash(string list) => list.Length == 0 ? "-" : list;
+
         protected override void OnEventSourceCreated(EventSource eventSource)
         {
             if (eventSource.Name == MultiprogramEventSource.SourceName)
             {
-                EnableEvents(eventSource, EventLevel.Informational, MultiprogramEventSource.Keywords.Moves);
+                EnableEvents(
+                    eventSource,
+                    EventLevel.Verbose,
+                    MultiprogramEventSource.Keywords.Moves | MultiprogramEventSource.Keywords.Domain | MultiprogramEventSource.Keywords.Decisions);
             }
         }
 
         protected override void OnEventWritten(EventWrittenEventArgs eventData)
         {
-            if (eventData.EventId == MultiprogramEventSource.MoveArrivedId && eventData.Payload is [int cpu, string to, ..])
+            long now = Stopwatch.GetTimestamp();
+            switch (eventData.EventId, eventData.Payload)
             {
-                long now = Stopwatch.GetTimestamp();
-                lines.Write($"arrive {now} {cpu} {(to == "none" ? "none" : ProgramName)}");
+                case (MultiprogramEventSource.MoveArrivedId, [int cpu, string to, ..]):
+                    lines.Write($"arrive {now} {cpu} {(to == "none" ? "none" : ProgramName)}");
+                    break;
+                case (MultiprogramEventSource.DomainGrantSentId, [int pid, long epoch, string cpus, string withheld, long decidedAt, string trigger]):
+                    lines.Write($"grant {decidedAt} {pid} {epoch} {Dash(cpus)} {Dash(withheld)} {trigger}");
+                    break;
+                case (MultiprogramEventSource.DomainGrantInstalledId, [long epoch, string cpus, bool changed, long receivedAt, long acknowledgedAt]):
+                    lines.Write($"install {receivedAt} {epoch} {Dash(cpus)} {(changed ? 1 : 0)} {acknowledgedAt}");
+                    break;
+                case (MultiprogramEventSource.DecisionId, [_, string policy, _, _, string explanation])
+                    when policy == MachineDomainPolicy && explanation.StartsWith(GrantEpoch, StringComparison.Ordinal):
+                    int end = explanation.IndexOf(':', GrantEpoch.Length);
+                    if (end > 0 && long.TryParse(explanation.AsSpan(GrantEpoch.Length, end - GrantEpoch.Length), NumberStyles.None, CultureInfo.InvariantCulture, out long applied))
+                    {
+                        lines.Write($"apply {now} {applied}");
+                    }
+
+                    break;
             }
         }
     }

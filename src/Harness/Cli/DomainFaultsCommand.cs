@@ -34,11 +34,12 @@ public static class DomainFaultsCommand
         var timeout = OptionTable.Number("--child-timeout", "A process not ready, or completing no cycle, within this is reported hung.", 60, above: 0, unit: "seconds");
         var workers = OptionTable.OptionalWhole("--workers", "CPUs every process runs on. [default: all allowed CPUs]", 1, () => host.Machine.CpuCount, "the allowed CPUs", "-w");
         var seed = OptionTable.Whole("--seed", "The seed of the victims and cycle lengths.", 1, int.MinValue);
+        var keepLines = OptionTable.Flag("--keep-lines", "Also write every child's report lines (grants sent, installed and applied, arrivals, domain log) to lines.txt.");
         var outRoot = OptionTable.Text("--out", $"Results root folder. [default: {CommonOptions.AdHocRoot} (ad-hoc, ignored by git)]", null, "folder", aliases: "-o");
         var name = OptionTable.FolderName("--name", "Results subfolder.", "domain-faults");
         var command = new Command("domain-faults",
             "Joined processes killed (SIGKILL) and replaced: per-kill time until the killed process's CPUs serve others (p50/p95/p99/max, in decision intervals), then join/leave churn with random kills checked for stranded CPUs and hangs.");
-        foreach (Option option in new Option[] { children, kills, cycles, killEvery, holdMin, holdMax, bound, timeout, workers, seed, outRoot, name })
+        foreach (Option option in new Option[] { children, kills, cycles, killEvery, holdMin, holdMax, bound, timeout, workers, seed, keepLines, outRoot, name })
         {
             command.Add(option);
         }
@@ -60,7 +61,10 @@ public static class DomainFaultsCommand
             var options = new DomainFaultOptions(
                 host.Machine.CpusFor(count), host.Machine.PinningSupported, parse.GetValue(children), parse.GetValue(kills), parse.GetValue(cycles),
                 TimeSpan.FromSeconds(parse.GetValue(killEvery)), min, max, new CpuDomainOptions().DecisionInterval, parse.GetValue(bound),
-                TimeSpan.FromSeconds(parse.GetValue(timeout)), parse.GetValue(seed));
+                TimeSpan.FromSeconds(parse.GetValue(timeout)), parse.GetValue(seed))
+            {
+                LinesPath = parse.GetValue(keepLines) ? string.Empty : null, // the results folder's lines.txt, set by RunAsync
+            };
             if (options.Kills == 0 && options.Cycles == 0)
             {
                 throw new ArgumentException("--kills and --cycles are both 0: nothing to run.");
@@ -114,7 +118,8 @@ public static class DomainFaultsCommand
             DomainFaultResult result;
             try
             {
-                result = await new DomainFaultRun(options, domain, context.Progress).RunAsync(cancellationToken).ConfigureAwait(false);
+                var run = options.LinesPath is null ? options : options with { LinesPath = context.Output.PathOf("lines.txt") };
+                result = await new DomainFaultRun(run, domain, context.Progress).RunAsync(cancellationToken).ConfigureAwait(false);
             }
             finally
             {
@@ -150,11 +155,17 @@ public static class DomainFaultsCommand
         ArgumentNullException.ThrowIfNull(folder);
         ArgumentNullException.ThrowIfNull(result);
         double interval = result.Reassignment?.DecisionIntervalMs ?? 100;
-        folder.WriteText("kills.csv", w => Csv.Write(w, ["phase", "kill", "seconds", "victim_pid", "coordinator", "cpus", "settled", "latency_ms", "latency_intervals", "dropped", "drop_ms"],
+        // Per CPU of the victim (space-separated in the order of cpus): who received it and each step of its handover.
+        folder.WriteText("kills.csv", w => Csv.Write(w, ["phase", "kill", "seconds", "victim_pid", "coordinator", "cpus", "settled", "latency_ms", "latency_intervals", "dropped", "drop_ms", "drop_reason",
+            "receiver_pid", "receiver_started_ms", "first_grantee_pid", "first_grant_ms", "granted_ms", "grant_trigger", "received_ms", "acked_ms", "applied_ms", "arrived_ms", "withheld_until_ms", "withheld_by_pid", "grants_sent"],
             result.Kills.Select(k => (IReadOnlyList<string>)[
                 k.Phase, I(k.Number), I(k.Seconds, "0.###"), I(k.Victim), k.Coordinator ? "1" : "0", string.Join(' ', k.Cpus), k.Settled ? "1" : "0",
                 k.LatencyMs is { } ms ? I(ms, "0.###") : string.Empty, k.LatencyMs is { } m ? I(m / interval, "0.####") : string.Empty,
-                k.Dropped switch { true => "1", false => "0", null => string.Empty }, k.DropMs is { } d ? I(d, "0.###") : string.Empty])));
+                k.Dropped switch { true => "1", false => "0", null => string.Empty }, k.DropMs is { } d ? I(d, "0.###") : string.Empty, k.DropReason ?? string.Empty,
+                Each(k, h => I(h.Receiver)), Each(k, h => Ms(h.ReceiverStartedMs)), Each(k, h => h.FirstGranteePid is { } p ? I(p) : "-"), Each(k, h => Ms(h.FirstGrantMs)),
+                Each(k, h => Ms(h.GrantedMs)), Each(k, h => h.Trigger ?? "-"), Each(k, h => Ms(h.ReceivedMs)), Each(k, h => Ms(h.AcknowledgedMs)),
+                Each(k, h => Ms(h.AppliedMs)), Each(k, h => Ms(h.ArrivedMs)), Each(k, h => Ms(h.WithheldUntilMs)), Each(k, h => h.WithheldBy is { } b ? I(b) : "-"),
+                Each(k, h => I(h.Decisions))])));
         folder.WriteText("failures.txt", w =>
         {
             foreach (string failure in result.Failures)
@@ -213,6 +224,11 @@ public static class DomainFaultsCommand
     }
 
     private static string I(FormattableString text) => FormattableString.Invariant(text);
+
+    /// <summary>One value per handover, space-separated (empty when the kill has none).</summary>
+    private static string Each(KillRecord kill, Func<CpuHandover, string> value) => string.Join(' ', kill.Handovers.Select(value));
+
+    private static string Ms(double? ms) => ms is { } v ? I(v, "0.#") : "-";
 
     private static string I(int value) => value.ToString(CultureInfo.InvariantCulture);
 

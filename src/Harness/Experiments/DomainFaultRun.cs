@@ -23,7 +23,12 @@ namespace DivCon.Harness.Experiments;
 /// <param name="Seed">The seed of the victims and cycle lengths.</param>
 public sealed record DomainFaultOptions(
     IReadOnlyList<int> Cpus, bool Pin, int Children, int Kills, int Cycles, TimeSpan KillEvery, int HoldMinMilliseconds, int HoldMaxMilliseconds,
-    TimeSpan DecisionInterval, int BoundIntervals, TimeSpan ChildTimeout, int Seed);
+    TimeSpan DecisionInterval, int BoundIntervals, TimeSpan ChildTimeout, int Seed)
+{
+    /// <summary>Where every line of every child goes, prefixed with its pid (grants, installs, arrivals: the raw
+    /// material of the kills' handover columns); null: nowhere.</summary>
+    public string? LinesPath { get; init; }
+}
 
 /// <summary>One kill.</summary>
 /// <param name="Phase"><c>reassign</c> or <c>churn</c>.</param>
@@ -39,6 +44,12 @@ public sealed record KillRecord(string Phase, int Number, double Seconds, int Vi
 {
     /// <summary>From the kill until the coordinator logged the victim's drop (the first step of the reassignment), or null.</summary>
     public double? DropMs { get; init; }
+
+    /// <summary>Why the coordinator dropped the victim, as it logged it, or null.</summary>
+    public string? DropReason { get; init; }
+
+    /// <summary>How each of <see cref="Cpus"/> reached its next holder (reassignment phase; empty otherwise).</summary>
+    public IReadOnlyList<CpuHandover> Handovers { get; init; } = [];
 }
 
 /// <summary>What a <c>domain-faults</c> run found.</summary>
@@ -68,8 +79,10 @@ public sealed class DomainFaultRun
     private readonly ConcurrentQueue<string> _failures = new();
     private readonly List<KillRecord> _kills = [];
     private readonly List<ReassignmentWatch> _dropChecks = [];
+    private readonly Dictionary<int, ReassignmentWatch> _timed = []; // reassignment kills by their index in _kills
     private readonly long _start = Stopwatch.GetTimestamp();
     private readonly Random _random;
+    private readonly TextWriter? _lines;
     private int _seed;
 
     /// <summary>Prepares a run.</summary>
@@ -91,6 +104,7 @@ public sealed class DomainFaultRun
         _progress = progress;
         _random = new Random(options.Seed);
         _seed = options.Seed;
+        _lines = options.LinesPath is { } path ? new StreamWriter(path) : null;
     }
 
     private long Bound => Ticks(_options.DecisionInterval * _options.BoundIntervals);
@@ -116,9 +130,25 @@ public sealed class DomainFaultRun
         finally
         {
             await StopChildrenAsync().ConfigureAwait(false);
+            if (_lines is not null)
+            {
+                await _lines.DisposeAsync().ConfigureAwait(false);
+            }
         }
 
         CheckDrops(force: true);
+        foreach (var (index, watch) in _timed)
+        {
+            // At the end: the coordinator's grant lines come through another child's pipe than the arrivals.
+            // The latency again from every line read by now: one stamped before the kill but read after it (a move under
+            // way when the victim died) counts from its own timestamp, not from when the parent read it.
+            _kills[index] = _kills[index] with
+            {
+                Handovers = _tracker.Explain(watch),
+                LatencyMs = watch.LatencyTicks is { } ticks ? ticks * 1000.0 / Stopwatch.Frequency : _kills[index].LatencyMs,
+            };
+        }
+
         KillRecord[] reassign = [.. _kills.Where(k => k.Phase == "reassign" && k.Cpus.Count > 0)];
         return new DomainFaultResult(
             _kills,
@@ -164,6 +194,7 @@ public sealed class DomainFaultRun
             }
 
             _dropChecks.Add(watch);
+            _timed[_kills.Count] = watch;
             _kills.Add(new KillRecord(Phase, kill, Seconds(at), victim.Id, watch.WasCoordinator, watch.Cpus, settled, latency, null));
             _progress.Report(Phase, kill, latency is { } ms ? FormattableString.Invariant($"kill {kill}: pid {victim.Id}{(watch.WasCoordinator ? " (coordinator)" : string.Empty)}, {ms:0.0} ms") : $"kill {kill}: not reassigned");
             await ReplaceAsync(victim, cancellationToken).ConfigureAwait(false);
@@ -262,7 +293,12 @@ public sealed class DomainFaultRun
             if (index >= 0)
             {
                 long? droppedAt = _tracker.DroppedAt(watch.Victim);
-                _kills[index] = _kills[index] with { Dropped = dropped, DropMs = droppedAt is { } d && dropped == true ? (d - watch.KilledAt) * 1000.0 / Stopwatch.Frequency : null };
+                _kills[index] = _kills[index] with
+                {
+                    Dropped = dropped,
+                    DropMs = droppedAt is { } d && dropped == true ? (d - watch.KilledAt) * 1000.0 / Stopwatch.Frequency : null,
+                    DropReason = dropped == true ? _tracker.DropReason(watch.Victim) : null,
+                };
             }
 
             if (dropped == false)
@@ -294,7 +330,7 @@ public sealed class DomainFaultRun
     private async Task<FaultChild> StartAsync(int holdMax, CancellationToken cancellationToken)
     {
         var settings = new FaultChildSettings(_options.Cpus, _options.Pin, _domainDirectory, holdMax == 0 ? 0 : _options.HoldMinMilliseconds, holdMax, ++_seed);
-        return await FaultChild.StartAsync(settings, _tracker, _options.ChildTimeout, cancellationToken).ConfigureAwait(false);
+        return await FaultChild.StartAsync(settings, _tracker, _lines, _options.ChildTimeout, cancellationToken).ConfigureAwait(false);
     }
 
     private async Task StopChildrenAsync()
@@ -352,7 +388,7 @@ public sealed class DomainFaultRun
 
         public string LastErrors => _errors.IsEmpty ? "no error output" : string.Join(" | ", _errors);
 
-        public static async Task<FaultChild> StartAsync(FaultChildSettings settings, DomainFaultTracker tracker, TimeSpan timeout, CancellationToken cancellationToken)
+        public static async Task<FaultChild> StartAsync(FaultChildSettings settings, DomainFaultTracker tracker, TextWriter? lines, TimeSpan timeout, CancellationToken cancellationToken)
         {
             (string file, IReadOnlyList<string> prefix) = ChildLaunch.Self();
             var info = new ProcessStartInfo(file)
@@ -373,7 +409,7 @@ public sealed class DomainFaultRun
             tracker.Add(process.Id, Stopwatch.GetTimestamp());
             process.ErrorDataReceived += (_, e) => child.KeepError(e.Data);
             process.BeginErrorReadLine();
-            child._reader = Task.Run(() => child.ReadAsync(tracker), CancellationToken.None);
+            child._reader = Task.Run(() => child.ReadAsync(tracker, lines), CancellationToken.None);
             string? ready;
             try
             {
@@ -460,12 +496,20 @@ public sealed class DomainFaultRun
             _process.Dispose();
         }
 
-        private async Task ReadAsync(DomainFaultTracker tracker)
+        private async Task ReadAsync(DomainFaultTracker tracker, TextWriter? lines)
         {
             try
             {
                 while (await _process.StandardOutput.ReadLineAsync().ConfigureAwait(false) is { } line)
                 {
+                    if (lines is not null)
+                    {
+                        lock (lines)
+                        {
+                            lines.WriteLine(FormattableString.Invariant($"{_process.Id} {line}"));
+                        }
+                    }
+
                     tracker.OnLine(_process.Id, line, Stopwatch.GetTimestamp());
                     if (line.StartsWith("ready ", StringComparison.Ordinal))
                     {

@@ -15,6 +15,8 @@ public sealed class DomainFaultTracker
     private readonly Dictionary<int, Member> _members = [];
     private readonly List<ReassignmentWatch> _watches = [];
     private readonly Dictionary<int, long> _dropped = [];
+    private readonly Dictionary<int, string> _dropReasons = [];
+    private readonly List<GrantLine> _grants = [];
     private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _coordinator;
     private int _coordinatorChanges;
@@ -88,7 +90,7 @@ public sealed class DomainFaultTracker
     {
         lock (_gate)
         {
-            _members[pid] = new Member { LastActivity = now };
+            _members[pid] = new Member { LastActivity = now, StartedAt = now };
             Pulse();
         }
     }
@@ -104,8 +106,26 @@ public sealed class DomainFaultTracker
         string[] parts = line.Split(' ', 3);
         lock (_gate)
         {
-            if (!_members.TryGetValue(pid, out Member? member) || !member.Alive)
+            if (!_members.TryGetValue(pid, out Member? member))
             {
+                return false;
+            }
+
+            if (!member.Alive)
+            {
+                // A dead child's lines still in the pipe: only its moves stamped before its kill matter (a CPU it had
+                // already given up was not its own at the kill).
+                if (parts is ["arrive", var ts, var rest] && Long(ts, out long at) && rest.Split(' ') is [var c, var to]
+                    && int.TryParse(c, CultureInfo.InvariantCulture, out int cpu))
+                {
+                    foreach (ReassignmentWatch watch in _watches)
+                    {
+                        watch.Moved(pid, cpu, at, to != "none");
+                    }
+
+                    Pulse();
+                }
+
                 return false;
             }
 
@@ -119,16 +139,29 @@ public sealed class DomainFaultTracker
                     }
                     else
                     {
-                        member.Held.Add(cpu);
-                        foreach (ReassignmentWatch watch in _watches)
-                        {
-                            watch.Arrived(pid, cpu, at);
-                        }
+                        member.Held[cpu] = at;
+                    }
+
+                    // Every move, before the kill too: a line stamped before the kill may be read after it.
+                    foreach (ReassignmentWatch watch in _watches)
+                    {
+                        watch.Moved(pid, cpu, at, to != "none");
                     }
 
                     break;
                 case ["log", var ts, var text] when Long(ts, out long at):
                     OnLog(pid, member, text, at);
+                    break;
+                case ["grant", var ts, var rest] when Long(ts, out long decided) && rest.Split(' ') is [var to, var e, var cpus, var withheld, var trigger]
+                    && int.TryParse(to, CultureInfo.InvariantCulture, out int receiver) && Long(e, out long epoch):
+                    _grants.Add(new GrantLine(receiver, epoch, Cpus(cpus), [.. Cpus(withheld, pairs: true)], decided, trigger));
+                    break;
+                case ["install", var ts, var rest] when Long(ts, out long received) && rest.Split(' ') is [var e, var cpus, var changed, var ack]
+                    && Long(e, out long epoch) && Long(ack, out long acked):
+                    member.Installs[epoch] = new InstallLine(Cpus(cpus), changed == "1", received, acked);
+                    break;
+                case ["apply", var ts, var e] when Long(ts, out long at) && Long(e, out long epoch):
+                    member.Applied.TryAdd(epoch, at);
                     break;
                 case ["ready" or "joined", _, ..]:
                     member.LastActivity = now;
@@ -172,22 +205,26 @@ public sealed class DomainFaultTracker
                 SetCoordinator(0);
             }
 
-            var watch = new ReassignmentWatch(victim, now, [.. member.Held.Order()], coordinator, member.Joined, _coordinatorChanges);
-            foreach (int cpu in watch.Cpus)
+            var watch = new ReassignmentWatch(victim, now, [.. member.Held.Keys.Order()], coordinator, member.Joined, _coordinatorChanges);
+            foreach (var (cpu, since) in member.Held)
             {
-                // Another live child serves it already (a fallback, or a move under way when the victim died).
-                if (_members.Any(m => m.Key != victim && m.Value.Alive && m.Value.Held.Contains(cpu)))
+                watch.Moved(victim, cpu, since, serves: true);
+            }
+
+            foreach (var (pid, other) in _members.Where(m => m.Key != victim && m.Value.Alive))
+            {
+                foreach (var (cpu, since) in other.Held)
                 {
-                    watch.Arrived(-1, cpu, now);
+                    // Another live child serves it already (a fallback, or a move under way when the victim died).
+                    watch.Moved(pid, cpu, since, serves: true);
                 }
             }
 
             member.Held.Clear();
-            _watches.RemoveAll(w => w.Done);
-            if (!watch.Done)
-            {
-                _watches.Add(watch);
-            }
+
+            // A finished watch stays a while: lines stamped before its kill may still be in the pipes.
+            _watches.RemoveAll(w => w.Done && now - w.KilledAt > 5 * System.Diagnostics.Stopwatch.Frequency);
+            _watches.Add(watch); // even when done: a late line stamped before the kill may undo that
 
             Pulse();
             return watch;
@@ -225,6 +262,17 @@ public sealed class DomainFaultTracker
         }
     }
 
+    /// <summary>Why the coordinator dropped <paramref name="pid"/> (for example <c>connection closed</c>, <c>no report for a lease</c>), or null.</summary>
+    /// <param name="pid">A process.</param>
+    /// <returns>The reason as logged.</returns>
+    public string? DropReason(int pid)
+    {
+        lock (_gate)
+        {
+            return _dropReasons.GetValueOrDefault(pid);
+        }
+    }
+
     /// <summary>The live children serving each CPU (empty: nobody serves it).</summary>
     /// <param name="cpus">The CPUs of the run.</param>
     /// <returns>Per CPU, the pids serving it.</returns>
@@ -233,7 +281,7 @@ public sealed class DomainFaultTracker
         ArgumentNullException.ThrowIfNull(cpus);
         lock (_gate)
         {
-            return cpus.ToDictionary(c => c, c => _members.Where(m => m.Value.Alive && m.Value.Held.Contains(c)).Select(m => m.Key).Order().ToArray());
+            return cpus.ToDictionary(c => c, c => _members.Where(m => m.Value.Alive && m.Value.Held.ContainsKey(c)).Select(m => m.Key).Order().ToArray());
         }
     }
 
@@ -266,6 +314,78 @@ public sealed class DomainFaultTracker
 
     private static bool Long(string text, out long value) => long.TryParse(text, NumberStyles.Integer, CultureInfo.InvariantCulture, out value);
 
+    /// <summary>A comma-separated CPU list (<c>-</c>: none); with <paramref name="pairs"/>, <c>cpu:pid</c> items as (cpu, pid).</summary>
+    private static IEnumerable<(int Cpu, int By)> Cpus(string list, bool pairs)
+    {
+        if (list == "-")
+        {
+            yield break;
+        }
+
+        foreach (string item in list.Split(','))
+        {
+            string[] parts = item.Split(':');
+            if (int.TryParse(parts[0], CultureInfo.InvariantCulture, out int cpu))
+            {
+                yield return (cpu, pairs && parts.Length > 1 && int.TryParse(parts[1], CultureInfo.InvariantCulture, out int by) ? by : 0);
+            }
+        }
+    }
+
+    private static int[] Cpus(string list) => [.. Cpus(list, pairs: false).Select(c => c.Cpu)];
+
+    /// <summary>
+    /// How each CPU of a finished kill reached its next holder, from the children's lines: who received it, how old that
+    /// process was, the first decision after the kill that gave the CPU to anyone, the grant that gave it to the
+    /// receiver (decided, received, acknowledged, applied), the worker's arrival, and the last decision before the
+    /// arrival that withheld it under the handover rule (and for whom). Times in ms from the kill; null: no line says.
+    /// </summary>
+    /// <param name="watch">A kill's watch.</param>
+    /// <returns>One entry per CPU of the victim, in CPU order (a CPU not served yet has receiver 0).</returns>
+    public IReadOnlyList<CpuHandover> Explain(ReassignmentWatch watch)
+    {
+        ArgumentNullException.ThrowIfNull(watch);
+        lock (_gate)
+        {
+            var result = new List<CpuHandover>();
+            foreach (int cpu in watch.Cpus)
+            {
+                if (watch.ServedBy(cpu) is not { } served)
+                {
+                    result.Add(new CpuHandover(cpu, 0, null, null, null, null, null, null, null, null, null, null, null, 0));
+                    continue;
+                }
+
+                (int receiver, long arrived) = served;
+                double Ms(long at) => (at - watch.KilledAt) * 1000.0 / System.Diagnostics.Stopwatch.Frequency;
+                GrantLine[] after = [.. _grants.Where(g => g.DecidedAt >= watch.KilledAt && g.DecidedAt <= arrived && g.Pid != watch.Victim)];
+                GrantLine? first = after.FirstOrDefault(g => g.Cpus.Contains(cpu));
+                GrantLine? granted = after.FirstOrDefault(g => g.Pid == receiver && g.Cpus.Contains(cpu));
+                GrantLine? withheld = after.LastOrDefault(g => g.Withheld.Any(w => w.Cpu == cpu));
+                _members.TryGetValue(receiver, out Member? member);
+                InstallLine? install = granted is not null && member is not null ? member.Installs.GetValueOrDefault(granted.Epoch) : null;
+                long? applied = granted is not null && member is not null && member.Applied.TryGetValue(granted.Epoch, out long a) ? a : null;
+                result.Add(new CpuHandover(
+                    cpu,
+                    receiver,
+                    member is null ? null : Ms(member.StartedAt),
+                    first?.Pid,
+                    first is null ? null : Ms(first.DecidedAt),
+                    granted is null ? null : Ms(granted.DecidedAt),
+                    granted?.Trigger,
+                    install is null ? null : Ms(install.ReceivedAt),
+                    install is null ? null : Ms(install.AcknowledgedAt),
+                    applied is { } ap ? Ms(ap) : null,
+                    Ms(arrived),
+                    withheld is null ? null : Ms(withheld.DecidedAt),
+                    withheld?.Withheld.First(w => w.Cpu == cpu).By,
+                    after.Length));
+            }
+
+            return result;
+        }
+    }
+
     private void OnLog(int pid, Member member, string text, long at)
     {
         // "<ts> DivCon <domain>: client <pid>: ..." / "... coordinator <pid>: pid <x> dropped: ..."
@@ -287,6 +407,7 @@ public sealed class DomainFaultTracker
         if (end > 0 && int.TryParse(text.AsSpan(start + 6, end - start - 6), NumberStyles.None, CultureInfo.InvariantCulture, out int dropped))
         {
             _dropped[dropped] = at;
+            _dropReasons[dropped] = text[(end + " dropped:".Length)..].Trim();
         }
     }
 
@@ -306,13 +427,24 @@ public sealed class DomainFaultTracker
         changed.SetResult();
     }
 
+    private sealed record GrantLine(int Pid, long Epoch, int[] Cpus, (int Cpu, int By)[] Withheld, long DecidedAt, string Trigger);
+
+    private sealed record InstallLine(int[] Cpus, bool Changed, long ReceivedAt, long AcknowledgedAt);
+
     private sealed class Member
     {
         public bool Alive { get; set; } = true;
 
+        public long StartedAt { get; init; }
+
+        public Dictionary<long, InstallLine> Installs { get; } = [];
+
+        public Dictionary<long, long> Applied { get; } = [];
+
         public bool Joined { get; set; }
 
-        public HashSet<int> Held { get; } = [];
+        /// <summary>The CPUs its workers serve, each with the timestamp of its arrival.</summary>
+        public Dictionary<int, long> Held { get; } = [];
 
         public long LastActivity { get; set; }
     }
@@ -321,7 +453,7 @@ public sealed class DomainFaultTracker
 /// <summary>One kill's reassignment: from the kill until every CPU the victim served serves another live child.</summary>
 public sealed class ReassignmentWatch
 {
-    private readonly Dictionary<int, long> _served = [];
+    private readonly List<(int Pid, int Cpu, long At, bool Serves)> _moves = [];
 
     internal ReassignmentWatch(int victim, long killedAt, IReadOnlyList<int> cpus, bool wasCoordinator, bool wasJoined, int coordinatorChanges)
     {
@@ -333,13 +465,19 @@ public sealed class ReassignmentWatch
         CoordinatorChangesAtKill = coordinatorChanges;
     }
 
+    /// <summary>Who first served a CPU after the kill: <c>-1</c> another child already served it at the kill.</summary>
+    public const int ServedAtKill = -1;
+
+    /// <summary>Who first served a CPU after the kill: <c>-2</c> the victim had given it up before the kill (its line was still in the pipe).</summary>
+    public const int ReleasedBeforeKill = -2;
+
     /// <summary>The killed child.</summary>
     public int Victim { get; }
 
     /// <summary>The timestamp just before the kill.</summary>
     public long KilledAt { get; }
 
-    /// <summary>The CPUs the victim's workers served when it was killed.</summary>
+    /// <summary>The CPUs the victim's workers served when it was killed, as far as the parent had read its lines.</summary>
     public IReadOnlyList<int> Cpus { get; }
 
     /// <summary>Whether the victim hosted the coordinator.</summary>
@@ -351,14 +489,14 @@ public sealed class ReassignmentWatch
     /// <summary>The tracker's coordinator changes when the kill began (a later change means the coordinator went meanwhile).</summary>
     public int CoordinatorChangesAtKill { get; }
 
-    /// <summary>Whether every CPU of <see cref="Cpus"/> serves another live child (read under the tracker's lock or after it is done).</summary>
+    /// <summary>Whether every CPU of <see cref="Cpus"/> serves another live child (or was no longer the victim's at the kill).</summary>
     public bool Done
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return _served.Count == Cpus.Count;
+                return Cpus.All(c => Resolve(c) is not null);
             }
         }
     }
@@ -368,9 +506,10 @@ public sealed class ReassignmentWatch
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return _served.Count < Cpus.Count ? null : Cpus.Count == 0 ? 0 : _served.Values.Max() - KilledAt;
+                var served = Cpus.Select(Resolve).ToArray();
+                return served.Any(s => s is null) ? null : served.Select(s => s!.Value.At - KilledAt).DefaultIfEmpty(0).Max();
             }
         }
     }
@@ -380,23 +519,77 @@ public sealed class ReassignmentWatch
     {
         get
         {
-            lock (_served)
+            lock (_moves)
             {
-                return [.. Cpus.Where(c => !_served.ContainsKey(c))];
+                return [.. Cpus.Where(c => Resolve(c) is null)];
             }
         }
     }
 
-    internal void Arrived(int pid, int cpu, long at)
+    /// <summary>
+    /// Who first served <paramref name="cpu"/> after the kill and when: <see cref="ServedAtKill"/> (at the kill) when
+    /// another child's last move on it before the kill was an arrival, <see cref="ReleasedBeforeKill"/> (at the kill)
+    /// when the victim's was a departure, else the first arrival of another child after the kill; null while nobody has.
+    /// Decided from the moves' own timestamps, whatever order the pipes delivered them in.
+    /// </summary>
+    /// <param name="cpu">A CPU of <see cref="Cpus"/>.</param>
+    /// <returns>The process (or one of the two codes) and the timestamp, or null.</returns>
+    public (int Pid, long At)? ServedBy(int cpu)
     {
-        if (pid == Victim || at < KilledAt || !Cpus.Contains(cpu))
+        lock (_moves)
+        {
+            return Resolve(cpu);
+        }
+    }
+
+    /// <summary>A move of a worker of <paramref name="pid"/> onto (<paramref name="serves"/>) or off <paramref name="cpu"/>, stamped <paramref name="at"/>.</summary>
+    internal void Moved(int pid, int cpu, long at, bool serves)
+    {
+        if (!Cpus.Contains(cpu) || (pid == Victim && at >= KilledAt))
         {
             return;
         }
 
-        lock (_served)
+        lock (_moves)
         {
-            _served.TryAdd(cpu, at);
+            _moves.Add((pid, cpu, at, serves));
         }
     }
+
+    private (int Pid, long At)? Resolve(int cpu)
+    {
+        var before = _moves.Where(m => m.Cpu == cpu && m.At < KilledAt).GroupBy(m => m.Pid).Select(g => g.MaxBy(m => m.At)).ToArray();
+        if (before.Any(m => m.Pid == Victim && !m.Serves))
+        {
+            return (ReleasedBeforeKill, KilledAt);
+        }
+
+        if (before.Any(m => m.Pid != Victim && m.Serves))
+        {
+            return (ServedAtKill, KilledAt);
+        }
+
+        var first = _moves.Where(m => m.Cpu == cpu && m.At >= KilledAt && m.Pid != Victim && m.Serves).OrderBy(m => m.At).FirstOrDefault();
+        return first.Serves ? (first.Pid, first.At) : null;
+    }
 }
+
+/// <summary>How one CPU of a killed process reached its next holder (see <see cref="DomainFaultTracker.Explain"/>); times in ms from the kill.</summary>
+/// <param name="Cpu">The CPU.</param>
+/// <param name="Receiver">The process whose worker served it first after the kill (-1: one already served it at the kill; -2: the victim
+/// had given it up before the kill; 0: nobody yet).</param>
+/// <param name="ReceiverStartedMs">When the receiver was started (negative: before the kill), or null.</param>
+/// <param name="FirstGranteePid">The process the first decision after the kill that gave this CPU to anyone gave it to, or null.</param>
+/// <param name="FirstGrantMs">That decision's time.</param>
+/// <param name="GrantedMs">The first decision after the kill that gave it to the receiver.</param>
+/// <param name="Trigger">Why that decision ran (interval, change, release, drop).</param>
+/// <param name="ReceivedMs">When the receiver's client received that grant.</param>
+/// <param name="AcknowledgedMs">When it acknowledged it.</param>
+/// <param name="AppliedMs">When the receiver's scheduler applied it.</param>
+/// <param name="ArrivedMs">When the receiver's worker arrived on the CPU.</param>
+/// <param name="WithheldUntilMs">The last decision before the arrival that withheld this CPU under the handover rule, or null.</param>
+/// <param name="WithheldBy">The process whose unacknowledged grant withheld it then (0: one dropped for silence), or null.</param>
+/// <param name="Decisions">Grants sent (to anyone but the victim) between the kill and the arrival.</param>
+public sealed record CpuHandover(
+    int Cpu, int Receiver, double? ReceiverStartedMs, int? FirstGranteePid, double? FirstGrantMs, double? GrantedMs, string? Trigger,
+    double? ReceivedMs, double? AcknowledgedMs, double? AppliedMs, double? ArrivedMs, double? WithheldUntilMs, int? WithheldBy, int Decisions);

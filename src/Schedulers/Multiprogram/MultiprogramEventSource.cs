@@ -46,6 +46,12 @@ internal sealed class MultiprogramEventSource : EventSource
     /// <summary>Event id of <see cref="SkippedDecision"/>.</summary>
     public const int SkippedDecisionId = 7;
 
+    /// <summary>Event id of <see cref="DomainGrantSent"/>.</summary>
+    public const int DomainGrantSentId = 8;
+
+    /// <summary>Event id of <see cref="DomainGrantInstalled"/>.</summary>
+    public const int DomainGrantInstalledId = 9;
+
     /// <summary>A decision was made and applied (informational; keyword <see cref="Keywords.Decisions"/>).</summary>
     /// <param name="reason">Why (Interval, Arrival, Departure, Manual).</param>
     /// <param name="policy">The policy's name.</param>
@@ -94,6 +100,33 @@ internal sealed class MultiprogramEventSource : EventSource
     [Event(FailureId, Level = EventLevel.Warning, Message = "{0}: {1}")]
     public void Failure(string what, string exception) => WriteEvent(FailureId, what, exception);
 
+    /// <summary>
+    /// The machine domain's coordinator sent a process its grant (verbose; keyword <see cref="Keywords.Domain"/>;
+    /// written in the process hosting the coordinator).
+    /// </summary>
+    /// <param name="processId">The process the grant went to.</param>
+    /// <param name="epoch">The grant's epoch.</param>
+    /// <param name="cpus">The CPUs granted, comma-separated (empty: none).</param>
+    /// <param name="withheld">CPUs the decision gave this process but the handover rule withheld, each as
+    /// <c>cpu:pid</c> of the process that may still hold it (pid 0: a process dropped for silence), comma-separated.</param>
+    /// <param name="decidedAt">The decision's <see cref="System.Diagnostics.Stopwatch"/> timestamp (on Linux the machine's monotonic clock).</param>
+    /// <param name="trigger">Why the decision ran (<c>interval</c>, <c>change</c>, <c>release</c>, <c>drop</c>).</param>
+    [Event(DomainGrantSentId, Level = EventLevel.Verbose, Keywords = Keywords.Domain, Message = "grant {1} to pid {0}: cpus [{2}], withheld [{3}], decided at {4} ({5})")]
+    public void DomainGrantSent(int processId, long epoch, string cpus, string withheld, long decidedAt, string trigger) =>
+        WriteEvent(DomainGrantSentId, processId, epoch, cpus, withheld, decidedAt, trigger);
+
+    /// <summary>
+    /// This process's domain client received a grant and acknowledged it (verbose; keyword <see cref="Keywords.Domain"/>).
+    /// </summary>
+    /// <param name="epoch">The grant's epoch.</param>
+    /// <param name="cpus">The CPUs granted, comma-separated (empty: none).</param>
+    /// <param name="changed">Whether the CPUs changed (false: a renewal, the scheduler is not asked to decide).</param>
+    /// <param name="receivedAt">When its bytes were read (<see cref="System.Diagnostics.Stopwatch"/> timestamp).</param>
+    /// <param name="acknowledgedAt">When the acknowledging report was sent.</param>
+    [Event(DomainGrantInstalledId, Level = EventLevel.Verbose, Keywords = Keywords.Domain, Message = "grant {0} installed: cpus [{1}], changed {2}, received at {3}, acknowledged at {4}")]
+    public void DomainGrantInstalled(long epoch, string cpus, bool changed, long receivedAt, long acknowledgedAt) =>
+        WriteEvent(DomainGrantInstalledId, epoch, cpus, changed, receivedAt, acknowledgedAt);
+
     /// <summary>Keywords to enable groups of events.</summary>
     public static class Keywords
     {
@@ -105,5 +138,8 @@ internal sealed class MultiprogramEventSource : EventSource
 
         /// <summary>Programs arriving and leaving.</summary>
         public const EventKeywords Programs = (EventKeywords)4;
+
+        /// <summary>The machine domain's grants: sent (by the coordinator) and installed (by each client); verbose.</summary>
+        public const EventKeywords Domain = (EventKeywords)8;
     }
 }

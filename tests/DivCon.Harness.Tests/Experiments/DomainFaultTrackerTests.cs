@@ -23,7 +23,7 @@ public sealed class DomainFaultTrackerTests
         Assert.Equal(Cpus, watch.Cpus);
         Assert.False(tracker.IsPartition(Cpus));
         tracker.OnLine(10, "arrive 1100 0 busy", 1100); // the victim's own (buffered) lines count for nothing
-        tracker.OnLine(20, "arrive 900 0 busy", 1100); // before the kill: not a reassignment
+        tracker.OnLine(20, "arrive 900 0 busy", 1100); // stamped before the kill, read after it: 20 served CPU 0 at the kill
         Assert.False(watch.Done);
         tracker.OnLine(20, "arrive 1200 0 busy", 1200);
         Assert.Equal([1], watch.Pending);
@@ -54,6 +54,71 @@ public sealed class DomainFaultTrackerTests
         ReassignmentWatch empty = new DomainFaultTracker().BeginKillAfterAdd(7);
         Assert.Empty(empty.Cpus);
         Assert.True(empty.Done);
+    }
+
+    [Fact]
+    public void Moves_stamped_before_the_kill_but_read_after_it_count_from_their_own_timestamps()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.Add(30, 0);
+        tracker.OnLine(10, "arrive 100 0 busy", 100);
+        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        tracker.OnLine(20, "arrive 102 1 busy", 102); // 20 served CPU 1 too (a move under way) ...
+        ReassignmentWatch watch = tracker.BeginKill(10, 1000);
+        Assert.True(watch.ServedBy(1) is (ReassignmentWatch.ServedAtKill, 1000));
+
+        tracker.OnLine(20, "arrive 990 1 none", 1001); // ... but had left it before the kill: not served at the kill after all
+        Assert.Null(watch.ServedBy(1));
+        tracker.OnLine(10, "arrive 995 0 none", 1002); // the victim had given CPU 0 up before the kill: not its own then
+        Assert.True(watch.ServedBy(0) is (ReassignmentWatch.ReleasedBeforeKill, 1000));
+        Assert.False(watch.Done);
+
+        tracker.OnLine(30, "arrive 998 1 busy", 1003); // 30's move onto CPU 1, stamped before the kill, read after it
+        Assert.True(watch.Done);
+        Assert.Equal(0, watch.LatencyTicks);
+        Assert.Equal([ReassignmentWatch.ReleasedBeforeKill, ReassignmentWatch.ServedAtKill], tracker.Explain(watch).Select(h => h.Receiver));
+    }
+
+    [Fact]
+    public void A_kill_is_explained_by_the_grant_that_gave_its_cpu_to_the_receiver_and_the_decisions_that_withheld_it()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0); // the victim
+        tracker.Add(20, 0); // hosts the coordinator
+        tracker.Add(30, 500); // the receiver
+        tracker.OnLine(10, "arrive 100 0 busy", 100);
+        tracker.OnLine(20, "arrive 101 1 busy", 101);
+        ReassignmentWatch watch = tracker.BeginKill(10, 1000);
+
+        // Before the kill (ignored); after it, CPU 0 withheld from 30 while the dead 10 may still hold it; the first
+        // decision giving it to anyone gives it to 20, whose worker never gets there; then 30 gets it.
+        tracker.OnLine(20, "grant 900 30 7 0 - interval", 900);
+        tracker.OnLine(20, "grant 1010 30 8 - 0:10 interval", 1010);
+        tracker.OnLine(20, "grant 1020 20 9 0,1 - drop", 1020);
+        tracker.OnLine(20, "grant 1030 30 10 0 - release", 1030);
+        tracker.OnLine(30, "install 1040 10 0 1 1041", 1040);
+        tracker.OnLine(30, "apply 1045 10", 1045);
+        tracker.OnLine(20, "log 1021 DivCon d: coordinator 20: pid 10 dropped: connection closed", 1021);
+        tracker.OnLine(30, "arrive 1050 0 busy", 1050);
+        Assert.True(watch.Done);
+
+        CpuHandover h = Assert.Single(tracker.Explain(watch));
+        Assert.Equal((0, 30, 20), (h.Cpu, h.Receiver, h.FirstGranteePid));
+        Assert.Equal("release", h.Trigger);
+        Assert.Equal(10, h.WithheldBy);
+        Assert.Equal(3, h.Decisions); // grants sent after the kill, before the arrival
+        double Ms(long ticks) => ticks * 1000.0 / System.Diagnostics.Stopwatch.Frequency;
+        Assert.Equal(Ms(-500), h.ReceiverStartedMs);
+        Assert.Equal(Ms(20), h.FirstGrantMs);
+        Assert.Equal(Ms(30), h.GrantedMs);
+        Assert.Equal(Ms(40), h.ReceivedMs);
+        Assert.Equal(Ms(41), h.AcknowledgedMs);
+        Assert.Equal(Ms(45), h.AppliedMs);
+        Assert.Equal(Ms(50), h.ArrivedMs);
+        Assert.Equal(Ms(10), h.WithheldUntilMs);
+        Assert.Equal("connection closed", tracker.DropReason(10));
     }
 
     [Fact]

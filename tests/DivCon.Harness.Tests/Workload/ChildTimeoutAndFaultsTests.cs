@@ -103,6 +103,11 @@ public sealed class ChildTimeoutAndFaultsTests
             string folder = Path.Combine(root, "faults");
             string[] rows = File.ReadAllLines(Path.Combine(folder, "kills.csv"));
             Assert.StartsWith("phase,kill,seconds,victim_pid,coordinator,cpus,settled,latency_ms,latency_intervals,dropped", rows[0], StringComparison.Ordinal);
+            Assert.EndsWith(",receiver_pid,receiver_started_ms,first_grantee_pid,first_grant_ms,granted_ms,grant_trigger,received_ms,acked_ms,applied_ms,arrived_ms,withheld_until_ms,withheld_by_pid,grants_sent", rows[0], StringComparison.Ordinal);
+
+            // Each CPU of a timed kill is explained: who served it next (a pid, or -1 when another child already did at the kill) and when.
+            Assert.All(timed.Where(k => k.Cpus.Count > 0), k => Assert.All(k.Handovers, h => Assert.True(h.Receiver != 0 && h.ArrivedMs is not null, $"{h}")));
+            Assert.All(timed, k => Assert.Equal(k.Cpus.Count, k.Handovers.Count));
             Assert.Equal(result.Kills.Count + 1, rows.Length);
             Assert.Contains("## Join/leave churn with random kills", File.ReadAllText(Path.Combine(folder, "summary.md")), StringComparison.Ordinal);
         }

@@ -386,20 +386,24 @@ internal sealed class DomainModel : Model
             case Report:
                 x.SetGhost(me.LastReport, t);
                 int applied = x.Peek(me.GrantEpoch);
-                bool released = false;
+                int superseded = 0;
                 for (int s = 0; s < Slots; s++)
                 {
                     if (x.Peek(me.Outstanding[s].Expiry) != 0 && x.Peek(me.Outstanding[s].Epoch) < applied)
                     {
+                        superseded |= x.Peek(me.Outstanding[s].Cpus);
                         ClearSlot(x, me.Outstanding[s]);
-                        released = true;
                     }
                 }
 
                 x.SetGhost(me.AckSeen, applied);
-                if (released && x.Peek(_requestDecide) == 2)
+
+                // Decide at once only when the superseded grants held a CPU withheld from some process and nothing
+                // blocks it for that process any more (as the code: any acknowledgement supersedes a grant, so
+                // deciding on every one while a CPU is withheld would decide without end while its holder is silent).
+                if (x.Peek(_requestDecide) == 2 && FreesWithheld(x, superseded))
                 {
-                    x.SetGhost(_requestDecide, 1); // a withheld CPU may be free now
+                    x.SetGhost(_requestDecide, 1);
                 }
 
                 return;
@@ -442,6 +446,41 @@ internal sealed class DomainModel : Model
                 x.SetGhost(me.FrozenUntil, t + _lease + 1);
                 return;
         }
+    }
+
+    /// <summary>Whether a CPU of <paramref name="superseded"/> was withheld from a process and is blocked for it no more.</summary>
+    private bool FreesWithheld(Execution x, int superseded)
+    {
+        for (int r = 0; r < _processes; r++)
+        {
+            int freed = x.Peek(_p[r].Withheld) & superseded;
+            if (freed != 0 && (freed & ~Blocked(x, r)) != 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The CPUs the handover rule withholds from process <paramref name="recipient"/>: in another's outstanding grants or in a silent holding.</summary>
+    private int Blocked(Execution x, int recipient)
+    {
+        int blocked = 0;
+        for (int j = 0; j < _processes; j++)
+        {
+            for (int s = 0; s < Slots; s++)
+            {
+                if (j != recipient && _mutation != DomainMutation.NoHandoverWait)
+                {
+                    blocked |= x.Peek(_p[j].Outstanding[s].Cpus);
+                }
+
+                blocked |= x.Peek(_p[j].Silent[s].Cpus);
+            }
+        }
+
+        return blocked;
     }
 
     private void Decide(Execution x, int t)
@@ -501,6 +540,11 @@ internal sealed class DomainModel : Model
 
         x.SetGhost(_decidedAt, t);
         x.SetGhost(_requestDecide, 0);
+        foreach (var p in _p)
+        {
+            x.SetGhost(p.Withheld, 0);
+        }
+
         if (t < x.Peek(_graceUntil))
         {
             return;
@@ -520,22 +564,9 @@ internal sealed class DomainModel : Model
                 }
             }
 
-            int blocked = 0;
-            for (int j = 0; j < _processes; j++)
-            {
-                for (int s = 0; s < Slots; s++)
-                {
-                    if (j != members[k] && _mutation != DomainMutation.NoHandoverWait)
-                    {
-                        blocked |= x.Peek(_p[j].Outstanding[s].Cpus);
-                    }
-
-                    blocked |= x.Peek(_p[j].Silent[s].Cpus);
-                }
-            }
-
-            int grant = target & ~blocked;
+            int grant = target & ~Blocked(x, members[k]);
             withheld |= grant != target;
+            x.SetGhost(p.Withheld, target & ~grant);
             int epoch = MaxEpoch(x, p) + 1;
 
             // Grants acknowledged or superseded: keep only what the process may still hold.
@@ -677,7 +708,10 @@ internal sealed class DomainModel : Model
             AckSeen = m.Allocate($"{n}.acknowledged epoch");
             Outstanding = [.. Enumerable.Range(0, Slots).Select(s => NewSlot(m, $"{n}.outstanding {s}"))];
             Silent = [.. Enumerable.Range(0, Slots).Select(s => NewSlot(m, $"{n}.silent holding {s}"))];
+            Withheld = m.Allocate($"{n}.withheld from it (coordinator)");
         }
+
+        public int Withheld { get; }
 
         public int Alive { get; }
 

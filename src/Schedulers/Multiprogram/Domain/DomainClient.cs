@@ -3,6 +3,7 @@ using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Topology;
 #if NET8_0_OR_GREATER
 using System.Diagnostics;
+using System.Diagnostics.Tracing;
 using System.Net.Sockets;
 using System.Runtime.Versioning;
 #endif
@@ -381,7 +382,7 @@ internal sealed class DomainClient : ICpuArbiter
                                 return "the coordinator granted a CPU outside this process's set";
                             }
 
-                            Install(grant, latest, lastHeard);
+                            bool changed = Install(grant, latest, lastHeard);
                             appliedEpoch = grant.Epoch;
                             expiry = grant.LeaseExpiresAt;
 
@@ -391,6 +392,11 @@ internal sealed class DomainClient : ICpuArbiter
                             socket.Send(DomainProtocol.Encode(Report(latest, appliedEpoch)));
                             lastSent = Stopwatch.GetTimestamp();
                             reportedBusy = BusySignature(latest);
+                            if (MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain))
+                            {
+                                MultiprogramEventSource.Log.DomainGrantInstalled(
+                                    grant.Epoch, string.Join(',', grant.Programs.SelectMany(p => p.Cpus).Order()), changed, lastHeard, lastSent);
+                            }
                             break;
                         case RejectMessage reject:
                             if (reject.Code is DomainRejectCode.VersionMismatch or DomainRejectCode.PermissionDenied or DomainRejectCode.ClockMismatch)
@@ -474,7 +480,8 @@ internal sealed class DomainClient : ICpuArbiter
                 ? new ProgramState(new ProgramId(p.Id.Value, name), p.Speedup, p.AvailableTasks, p.CurrentCores, p.Table, p.ServingWorkers, p.RunningTasks) { Estimate = p.Estimate }
                 : p).Take(DomainProtocol.MaxPrograms)]);
 
-    private void Install(GrantMessage message, Published latest, long receivedAt)
+    /// <summary>Installs a grant; returns whether its CPUs changed (false: a renewal).</summary>
+    private bool Install(GrantMessage message, Published latest, long receivedAt)
     {
         var byProgram = new Dictionary<ProgramId, IReadOnlyList<int>>();
         foreach (var p in message.Programs)
@@ -486,10 +493,11 @@ internal sealed class DomainClient : ICpuArbiter
         var current = Volatile.Read(ref _grant);
         if (current is not null && SameCpus(current.CpusByProgram, byProgram))
         {
-            return; // a renewal: the lease moves on, the grant (and its epoch) stays
+            return false; // a renewal: the lease moves on, the grant (and its epoch) stays
         }
 
         SetGrant(new ArbiterGrant(message.Epoch, byProgram) { ReceivedAt = receivedAt });
+        return true;
     }
 
     private static bool SameCpus(IReadOnlyDictionary<ProgramId, IReadOnlyList<int>> a, Dictionary<ProgramId, IReadOnlyList<int>> b) =>

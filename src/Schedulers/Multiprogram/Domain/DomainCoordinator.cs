@@ -1,6 +1,7 @@
 using DivCon.Schedulers.Multiprogram.Decisions;
 #if NET8_0_OR_GREATER
 using System.Diagnostics;
+using System.Diagnostics.Tracing;
 using System.Net.Sockets;
 using System.Runtime.Versioning;
 using System.Text;
@@ -48,7 +49,9 @@ internal sealed class DomainCoordinator : IDisposable
     private long _epoch;
     private int _nextKey;
     private int _nextGlobal;
-    private bool _pendingHandover;
+    private readonly Dictionary<int, int> _withheld = []; // CPU -> key of the process the last decision withheld it from
+    private long _releaseAt = long.MaxValue; // the earliest expiry of a grant that blocks a withheld CPU
+    private string _trigger = "interval"; // why the next decision runs (diagnostics only)
     private volatile bool _stopping;
     private int _joined;
     private long _decisions;
@@ -182,9 +185,13 @@ internal sealed class DomainCoordinator : IDisposable
                 }
                 else if (decideNow || now >= nextDecision)
                 {
-                    Decide(now);
+                    Decide(now, _trigger);
                     lastDecision = now;
-                    nextDecision = now + _interval;
+
+                    // A withheld CPU whose blocking grant expires is free then: decide at that moment, not at the
+                    // next interval (a silent process's CPUs would otherwise wait up to an interval past its lease).
+                    nextDecision = Math.Min(now + _interval, _releaseAt);
+                    _trigger = "interval";
                 }
             }
         }
@@ -351,14 +358,48 @@ internal sealed class DomainCoordinator : IDisposable
                 peer.Reported = true;
                 peer.Programs = report.Programs;
                 peer.LastReport = now;
-                bool released = peer.Outstanding.RemoveAll(g => g.Epoch < report.AppliedEpoch) > 0;
-                return changed || (released && _pendingHandover);
+                var superseded = peer.Outstanding.Where(g => g.Epoch < report.AppliedEpoch).ToArray();
+                peer.Outstanding.RemoveAll(g => g.Epoch < report.AppliedEpoch);
+                bool released = superseded.Length > 0 && FreesWithheld(superseded);
+                if (changed || released)
+                {
+                    _trigger = changed ? "change" : "release";
+                    return true;
+                }
+
+                return false;
             case LeaveMessage:
                 return Drop(peer, "left", silent: false);
             default:
                 throw new DomainProtocolException(DomainProtocolError.Malformed, $"Unexpected {message.Type} from a client.");
         }
     }
+
+    /// <summary>
+    /// Whether the grants an acknowledgement just superseded held a CPU the last decision withheld and that is no
+    /// longer blocked for the process it was withheld from. Only then does the acknowledgement warrant a decision at
+    /// once: every acknowledgement supersedes the previous grant (a renewal too), so deciding on any of them while
+    /// some CPU is withheld would decide again and again, each decision's grants acknowledged and deciding anew, for
+    /// as long as the blocking process stays silent (a killed process until the kernel closes its socket, a hung one
+    /// until its lease ends).
+    /// </summary>
+    private bool FreesWithheld(IReadOnlyList<(long Epoch, long Expiry, HashSet<int> Cpus)> superseded)
+    {
+        foreach (var (cpu, recipient) in _withheld)
+        {
+            if (superseded.Any(g => g.Cpus.Contains(cpu)) && !IsBlocked(cpu, recipient))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The handover rule: whether <paramref name="cpu"/> may still be held by a process other than the one with <paramref name="key"/>.</summary>
+    private bool IsBlocked(int cpu, int key) =>
+        _peers.Any(other => other.Key != key && other.Outstanding.Any(g => g.Cpus.Contains(cpu)))
+        || _silentHoldings.Any(h => h.Cpus.Contains(cpu));
 
     /// <summary>
     /// Sends a frame; false when the send failed or timed out (a peer that stopped reading fills its socket
@@ -400,6 +441,7 @@ internal sealed class DomainCoordinator : IDisposable
         }
 
         peer.Socket.Dispose();
+        _trigger = "drop";
         Volatile.Write(ref _joined, _peers.Count(p => p.Allowed is not null));
         if (peer.Allowed is not null)
         {
@@ -409,7 +451,7 @@ internal sealed class DomainCoordinator : IDisposable
         return true;
     }
 
-    private void Decide(long now)
+    private void Decide(long now, string trigger)
     {
         foreach (var peer in _peers.ToArray())
         {
@@ -428,6 +470,8 @@ internal sealed class DomainCoordinator : IDisposable
         }
 
         _silentHoldings.RemoveAll(h => h.Expiry <= now);
+        _withheld.Clear();
+        _releaseAt = long.MaxValue;
         if (now < _graceUntil)
         {
             return;
@@ -454,40 +498,59 @@ internal sealed class DomainCoordinator : IDisposable
 
         _previous = outcome.Assignment;
         Interlocked.Increment(ref _decisions);
-        bool pending = false;
         long expiry = now + _lease;
+        bool traced = MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain);
         foreach (var peer in members)
         {
-            var blocked = new HashSet<int>();
+            // CPU -> the process that may still hold it (0: one dropped for silence).
+            var blocked = new Dictionary<int, int>();
             foreach (var other in _peers)
             {
                 if (other != peer)
                 {
                     foreach (var grant in other.Outstanding)
                     {
-                        blocked.UnionWith(grant.Cpus);
+                        foreach (int cpu in grant.Cpus)
+                        {
+                            blocked.TryAdd(cpu, other.Credentials.ProcessId);
+                        }
                     }
                 }
             }
 
             foreach (var holding in _silentHoldings)
             {
-                blocked.UnionWith(holding.Cpus);
+                foreach (int cpu in holding.Cpus)
+                {
+                    blocked.TryAdd(cpu, 0);
+                }
             }
 
             var programs = new List<GrantedCpus>();
             var cpus = new HashSet<int>();
+            var withheld = traced ? new List<string>() : null;
             foreach (var (program, held) in outcome.CpusByParticipant[peer.Key])
             {
-                int[] free = [.. held.Where(c => !blocked.Contains(c))];
-                pending |= free.Length < held.Count;
+                int[] free = [.. held.Where(c => !blocked.ContainsKey(c))];
+                foreach (int cpu in held.Where(blocked.ContainsKey))
+                {
+                    _withheld[cpu] = peer.Key;
+                }
+
                 programs.Add(new GrantedCpus(program, free));
                 cpus.UnionWith(free);
+                withheld?.AddRange(held.Where(blocked.ContainsKey).Select(c => FormattableString.Invariant($"{c}:{blocked[c]}")));
             }
 
             long epoch = ++_epoch;
             peer.LastSentEpoch = epoch;
             peer.Outstanding.Add((epoch, expiry, cpus));
+            if (withheld is not null)
+            {
+                MultiprogramEventSource.Log.DomainGrantSent(
+                    peer.Credentials.ProcessId, epoch, string.Join(',', cpus.Order()), string.Join(',', withheld), now, trigger);
+            }
+
             if (!TrySend(peer, new GrantMessage(epoch, expiry, programs)))
             {
                 // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
@@ -495,7 +558,23 @@ internal sealed class DomainCoordinator : IDisposable
             }
         }
 
-        _pendingHandover = pending;
+        // When the grants that block a withheld CPU run out (the blocking process never acknowledged: dropped for
+        // silence, or hung), the CPU is free without any message: the loop decides again at that moment.
+        foreach (var (cpu, recipient) in _withheld)
+        {
+            foreach (var other in _peers.Where(o => o.Key != recipient))
+            {
+                foreach (var grant in other.Outstanding.Where(g => g.Cpus.Contains(cpu)))
+                {
+                    _releaseAt = Math.Min(_releaseAt, grant.Expiry);
+                }
+            }
+
+            foreach (var holding in _silentHoldings.Where(h => h.Cpus.Contains(cpu)))
+            {
+                _releaseAt = Math.Min(_releaseAt, holding.Expiry);
+            }
+        }
     }
 
     private int GlobalId(int key, int local)

@@ -140,6 +140,48 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
+    public void A_cpu_withheld_by_a_silent_holder_is_decided_again_when_that_holder_acknowledges_not_on_every_acknowledgement()
+    {
+        SkipUnlessLinux();
+        using var kit = new DomainTestKit();
+
+        // a (a real client, hosting the coordinator, acknowledging every grant at once) may use CPUs 0-1; the raw peers
+        // b and c may use 2-3 only, so whatever c is given comes from b. The interval is a minute: every grant below
+        // comes from a decision made at once.
+        var a = kit.Client([0, 1], interval: TimeSpan.FromMinutes(1));
+        Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 2, Patience), kit.LogText());
+        var program = new ProgramState(new ProgramId(1), 4, 1000, 0);
+
+        var b = kit.Connect();
+        b.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, Stopwatch.Frequency, [2, 3])));
+        Assert.IsType<WelcomeMessage>(ReadFrame(b));
+        b.Send(DomainProtocol.Encode(new ReportMessage(0, [program])));
+        var held = Assert.IsType<GrantMessage>(ReadFrame(b));
+        Assert.Equal([2, 3], held.Programs.SelectMany(p => p.Cpus));
+        b.Send(DomainProtocol.Encode(new ReportMessage(held.Epoch, [program])));
+
+        // c joins: the decision splits 2-3 between b and c, but c's CPU is withheld until b acknowledges giving it up.
+        var c = kit.Connect();
+        c.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, Stopwatch.Frequency, [2, 3])));
+        Assert.IsType<WelcomeMessage>(ReadFrame(c));
+        c.Send(DomainProtocol.Encode(new ReportMessage(0, [program])));
+        var withheld = Assert.IsType<GrantMessage>(ReadFrame(c));
+        Assert.Empty(withheld.Programs.SelectMany(p => p.Cpus));
+        var smaller = Assert.IsType<GrantMessage>(ReadFrame(b));
+        int moving = Assert.Single(new[] { 2, 3 }.Except(smaller.Programs.SelectMany(p => p.Cpus)));
+
+        // b stays silent (killed, its socket not closed yet; or hung). a acknowledges the same decision's grant at once,
+        // which frees nothing withheld: no decision may follow (before, each acknowledgement while a CPU was withheld
+        // made one, whose grants a acknowledged again: a decision every few milliseconds until b's lease ran out).
+        Assert.False(c.Poll((int)TimeSpan.FromSeconds(2).TotalMicroseconds, SelectMode.SelectRead), "a decision followed an acknowledgement that freed nothing withheld");
+
+        // b acknowledges: the CPU is free, and a decision at once hands it to c.
+        b.Send(DomainProtocol.Encode(new ReportMessage(smaller.Epoch, [program])));
+        var handedOver = Assert.IsType<GrantMessage>(ReadFrame(c));
+        Assert.Equal([moving], handedOver.Programs.SelectMany(p => p.Cpus));
+    }
+
+    [SkippableFact]
     public void A_killed_child_process_loses_its_cpus_before_its_lease_runs_out()
     {
         SkipUnlessLinux();
