@@ -74,7 +74,7 @@ public static partial class DivideAndConquer
 
             return 0;
         };
-        return AsValueTask(NestedLoop.Run(new IndexRange(0, (int)count), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken));
+        return AsValueTask(NestedLoop.Run(new IndexRange(0, (int)count), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken, dealIndexes: true));
     }
 
     /// <summary>
@@ -112,7 +112,7 @@ public static partial class DivideAndConquer
             body(range);
             return 0;
         };
-        return AsValueTask(NestedLoop.Run(new IndexRange(fromInclusive, toExclusive), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken));
+        return AsValueTask(NestedLoop.Run(new IndexRange(fromInclusive, toExclusive), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken, dealIndexes: true));
     }
 
     /// <summary>
