@@ -87,8 +87,9 @@ internal static class LoopCosts
 /// <summary>
 /// How a nested loop runs: inline (one sequential pass on the calling thread, a completed <see cref="ValueTask{TResult}"/>)
 /// when its caller runs inline, when the enclosing runs already keep every worker busy, or when its remembered cost per
-/// unit predicts less than twice the minimum task cost (<see cref="RunsSequentially"/>), otherwise as a run of
-/// <see cref="LoopProgram{TProblem, TResult}"/> on the options' scheduler (the caller's by default).
+/// unit predicts less than twice the minimum task cost (<see cref="RunsSequentially"/>); otherwise as a run on the
+/// options' scheduler (the caller's by default): of <see cref="DealtLoop"/> for an index loop whose indexes are
+/// predicted expensive (<see cref="DealtChunk"/>), else of <see cref="LoopProgram{TProblem, TResult}"/>, which halves.
 /// </summary>
 internal static class NestedLoop
 {
