@@ -40,7 +40,10 @@ public static partial class DivideAndConquer
     /// for the whole range (too little for two tasks), the loop runs sequentially on the calling thread and the task is already complete (no task, no
     /// run); otherwise it is a run of a divide-and-conquer program that halves the range while the automatic
     /// granularity says so (leaves at most <see cref="Granularity.MaximumTaskDuration"/> long, subtrees predicted
-    /// cheap inline). A loop run inline calls no observer.
+    /// cheap inline). When an index is remembered to cost at least a quarter of the minimum task cost (few, expensive
+    /// iterations), the run deals the indexes out instead: one task per worker, each taking the next chunk of 1 to 4
+    /// indexes (a chunk worth about a minimum task cost) in index order until none is left, so a worker that finishes
+    /// early takes more instead of waiting for another's contiguous half. A loop run inline calls no observer.
     /// </returns>
     /// <exception cref="ArgumentNullException"><paramref name="body"/> is <see langword="null"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The range holds more than <see cref="int.MaxValue"/> indexes.</exception>
@@ -74,13 +77,14 @@ public static partial class DivideAndConquer
 
             return 0;
         };
-        return AsValueTask(NestedLoop.Run(new IndexRange(0, (int)count), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken));
+        return AsValueTask(NestedLoop.Run(new IndexRange(0, (int)count), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken, dealIndexes: true));
     }
 
     /// <summary>
     /// Runs <paramref name="body"/> over consecutive pieces that together cover [<paramref name="fromInclusive"/>,
     /// <paramref name="toExclusive"/>) exactly once, in parallel: the fast form of <see cref="ForAsync"/> (a tight loop
-    /// per piece), with the same behaviour (inline when predicted cheap, else a run on the caller's scheduler).
+    /// per piece), with the same behaviour (inline when predicted cheap, else a run on the caller's scheduler; indexes
+    /// of few, expensive iterations dealt out in pieces of 1 to 4 indexes).
     /// </summary>
     /// <param name="fromInclusive">The first index, at least 0.</param>
     /// <param name="toExclusive">One past the last index. No piece when it is not above <paramref name="fromInclusive"/>.</param>
@@ -112,7 +116,7 @@ public static partial class DivideAndConquer
             body(range);
             return 0;
         };
-        return AsValueTask(NestedLoop.Run(new IndexRange(fromInclusive, toExclusive), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken));
+        return AsValueTask(NestedLoop.Run(new IndexRange(fromInclusive, toExclusive), s_rangeLength, s_halve, map, s_none, memory, options, cancellationToken, dealIndexes: true));
     }
 
     /// <summary>

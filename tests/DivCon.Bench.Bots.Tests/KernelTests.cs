@@ -156,6 +156,29 @@ public sealed class KernelTests : IDisposable
     }
 
     [Fact]
+    public async Task SparseLu_phases_are_dealt_a_task_per_worker_once_their_block_operations_are_measured()
+    {
+        // 64 x 64 blocks: a block operation is tens of microseconds or more (262,144 multiply-adds for a bmod), above a
+        // quarter of the minimum task cost, so once a phase's cost is known its loop deals the operations out: a root
+        // and at most a dealer per worker (2) per phase run. Halving would cut a phase of 16 operations into several
+        // leaves per worker. 8 x 8 blocks: 16 phases (a fwd/bdiv and a bmod phase per diagonal block).
+        var lu = new SparseLuKernel(8, 64);
+        var (_, reference) = await Runner.RunOnceAsync(lu, Variant.Sequential, _workStealing);
+        await Runner.RunOnceAsync(lu, Variant.DivConWorkStealing, _workStealing);
+
+        long fewest = long.MaxValue;
+        for (int i = 0; i < 3; i++)
+        {
+            var observer = new PhaseAggregator();
+            var (_, digest) = await Runner.RunOnceAsync(lu, Variant.DivConWorkStealing, _workStealing, observer);
+            Assert.Equal(reference, digest);
+            fewest = Math.Min(fewest, observer.TaskNodes);
+        }
+
+        Assert.True(fewest <= 16 * 3, $"{fewest} task nodes in 16 phases");
+    }
+
+    [Fact]
     public async Task SparseLu_factors_multiply_back_to_the_input()
     {
         const int blocks = 6, size = 8, n = blocks * size;

@@ -87,8 +87,9 @@ internal static class LoopCosts
 /// <summary>
 /// How a nested loop runs: inline (one sequential pass on the calling thread, a completed <see cref="ValueTask{TResult}"/>)
 /// when its caller runs inline, when the enclosing runs already keep every worker busy, or when its remembered cost per
-/// unit predicts less than twice the minimum task cost (<see cref="RunsSequentially"/>), otherwise as a run of
-/// <see cref="LoopProgram{TProblem, TResult}"/> on the options' scheduler (the caller's by default).
+/// unit predicts less than twice the minimum task cost (<see cref="RunsSequentially"/>); otherwise as a run on the
+/// options' scheduler (the caller's by default): of <see cref="DealtLoop"/> for an index loop whose indexes are
+/// predicted expensive (<see cref="DealtChunk"/>), else of <see cref="LoopProgram{TProblem, TResult}"/>, which halves.
 /// </summary>
 internal static class NestedLoop
 {
@@ -100,7 +101,8 @@ internal static class NestedLoop
         Func<TResult, TResult, TResult> reduce,
         LeafCostMemory memory,
         DivideAndConquerOptions? options,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool dealIndexes = false)
     {
         if (cancellationToken.IsCancellationRequested)
         {
@@ -126,15 +128,28 @@ internal static class NestedLoop
         }
 
         bool timed = granularity.Kind == GranularityKind.Automatic && granularity.MinimumTaskCost > TimeSpan.Zero;
+        int workers = GranularityPolicy.WorkerCount(options.Scheduler.MaximumConcurrencyLevel, Environment.ProcessorCount);
+        long minimumTicks = ToTicks(granularity.MinimumTaskCost);
+        double costPerUnit = memory.CostPerUnit;
         if (size <= 1 || granularity.Kind == GranularityKind.Sequential || (timed && RunsSequentially(
                 RunFamily.CallerRunsInline,
                 RunFamily.Current?.ActiveTasks ?? 0,
-                GranularityPolicy.WorkerCount(options.Scheduler.MaximumConcurrencyLevel, Environment.ProcessorCount),
-                memory.CostPerUnit,
+                workers,
+                costPerUnit,
                 size,
-                ToTicks(granularity.MinimumTaskCost))))
+                minimumTicks)))
         {
             return RunInline(problem, size, map, timed ? memory : null, cancellationToken);
+        }
+
+        if (dealIndexes && timed && DealtChunk(costPerUnit, Math.Max(minimumTicks, 1)) is > 0 and int chunk
+            && Dealers(size, chunk, workers) is >= 2 and int dealers)
+        {
+            // Only the index loops pass dealIndexes, and their problem is an IndexRange and their map returns a byte.
+            var range = (IndexRange)(object)problem!;
+            var indexMap = (Func<IndexRange, byte>)(object)map;
+            var dealt = DealtLoop.RunAsync(range, chunk, dealers, indexMap, memory, options, cancellationToken);
+            return new ValueTask<TResult>((Task<TResult>)(object)dealt);
         }
 
         var program = new LoopProgram<TProblem, TResult>(getSize, split, map, reduce, memory);
@@ -169,6 +184,55 @@ internal static class NestedLoop
         callerRunsInline
         || activeTasks >= workers
         || (!double.IsPositiveInfinity(costPerUnit) && costPerUnit * size < 2.0 * minimumTicks);
+
+    /// <summary>
+    /// The most indexes in a dealt chunk: an index loop is dealt out (<see cref="DealtLoop"/>) only when an index is
+    /// predicted to cost at least 1/<see cref="MaximumDealtChunk"/> of the minimum task cost. Cheaper indexes keep the
+    /// halving, whose contiguous leaves keep consecutive indexes on one core.
+    /// </summary>
+    internal const int MaximumDealtChunk = 4;
+
+    /// <summary>
+    /// How many indexes of a parallel index loop a dealer takes at a time, or 0 to halve the range instead (a pure
+    /// function of the loop code's remembered cost). Dealt when a chunk of at most <see cref="MaximumDealtChunk"/>
+    /// indexes is predicted to cost at least the minimum task cost: the loop's iterations are few and expensive, so
+    /// halving would make leaves of a few indexes each, and contiguous halves of such a range can end unevenly.
+    /// </summary>
+    /// <param name="costPerUnit">The remembered cost per index in Stopwatch ticks, above 0; +infinity when unknown (halve and measure).</param>
+    /// <param name="minimumTicks">The minimum task cost in Stopwatch ticks, at least 1.</param>
+    /// <returns>The chunk, ceil(<paramref name="minimumTicks"/> / <paramref name="costPerUnit"/>) between 1 and <see cref="MaximumDealtChunk"/>; or 0.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="costPerUnit"/> is not above 0 (or NaN), or <paramref name="minimumTicks"/> is less than 1.</exception>
+    internal static int DealtChunk(double costPerUnit, long minimumTicks)
+    {
+        if (double.IsNaN(costPerUnit) || costPerUnit <= 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(costPerUnit), costPerUnit, "The cost per index must be above 0 (+infinity when unknown).");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(minimumTicks, 1);
+        if (double.IsPositiveInfinity(costPerUnit))
+        {
+            return 0;
+        }
+
+        double chunk = Math.Ceiling(minimumTicks / costPerUnit);
+        return chunk <= MaximumDealtChunk ? (int)chunk : 0;
+    }
+
+    /// <summary>How many dealers a dealt loop starts: one per worker, but no more than it has chunks.</summary>
+    /// <param name="size">The loop's indexes, at least 1.</param>
+    /// <param name="chunk">Indexes per chunk, at least 1.</param>
+    /// <param name="workers">The scheduler's workers, at least 1.</param>
+    /// <returns>min(<paramref name="workers"/>, ceil(<paramref name="size"/> / <paramref name="chunk"/>)).</returns>
+    /// <exception cref="ArgumentOutOfRangeException">An argument is less than 1.</exception>
+    internal static int Dealers(long size, int chunk, int workers)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(size, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(chunk, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(workers, 1);
+        long chunks = (size / chunk) + (size % chunk == 0 ? 0 : 1);
+        return (int)Math.Min(workers, chunks);
+    }
 
     private static long ToTicks(TimeSpan time) =>
         (long)Math.Min(time.TotalSeconds * Stopwatch.Frequency, long.MaxValue / 2);

@@ -1,0 +1,276 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using DivCon.Skeletons.Engines;
+using DivCon.Skeletons.Tests.Infrastructure;
+
+namespace DivCon.Skeletons.Tests;
+
+/// <summary>
+/// Index loops of few expensive iterations (<c>ForAsync</c>, <c>ForRangesAsync</c> whose remembered cost per index is at
+/// least a quarter of the minimum task cost) are dealt out: a dealer task per worker takes the next chunk of at most
+/// four indexes until none is left. The policy on plain data; the loops: chunks, tasks, coverage, what they learn,
+/// faults and cancellation; and that cheaper loops keep inlining and halving.
+/// </summary>
+public sealed class DealtLoopTests
+{
+    private static readonly double s_minimumTicks = Granularity.DefaultMinimumTaskCost.TotalSeconds * Stopwatch.Frequency;
+
+    [Theory]
+    [InlineData(100.0, 100, 1)]
+    [InlineData(1e9, 100, 1)]
+    [InlineData(99.0, 100, 2)]
+    [InlineData(50.0, 100, 2)]
+    [InlineData(34.0, 100, 3)]
+    [InlineData(25.0, 100, 4)]
+    [InlineData(24.9, 100, 0)]
+    [InlineData(1.0, 100, 0)]
+    [InlineData(double.PositiveInfinity, 100, 0)]
+    public void DealtChunk_is_the_indexes_worth_a_task_when_at_most_four(double costPerUnit, long minimumTicks, int expected) =>
+        Assert.Equal(expected, NestedLoop.DealtChunk(costPerUnit, minimumTicks));
+
+    [Theory]
+    [InlineData(1, 1, 4, 1)]
+    [InlineData(7, 1, 2, 2)]
+    [InlineData(5, 2, 8, 3)]
+    [InlineData(8, 4, 8, 2)]
+    [InlineData(1000, 1, 16, 16)]
+    public void Dealers_are_one_per_worker_but_no_more_than_the_chunks(long size, int chunk, int workers, int expected) =>
+        Assert.Equal(expected, NestedLoop.Dealers(size, chunk, workers));
+
+    [Fact]
+    public void The_dealing_policy_rejects_bad_arguments_by_name()
+    {
+        Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(0, 100)).ParamName);
+        Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(-1, 100)).ParamName);
+        Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(double.NaN, 100)).ParamName);
+        Assert.Equal("minimumTicks", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(10, 0)).ParamName);
+        Assert.Equal("size", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.Dealers(0, 1, 1)).ParamName);
+        Assert.Equal("chunk", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.Dealers(1, 0, 1)).ParamName);
+        Assert.Equal("workers", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.Dealers(1, 1, 0)).ParamName);
+    }
+
+    [Fact]
+    public async Task Expensive_indexes_are_dealt_one_at_a_time_to_a_task_per_worker_on_the_callers_scheduler()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var observer = new PhaseAggregator();
+        var key = new object();
+        Remember(key, s_minimumTicks * 2);
+        var ranges = new ConcurrentQueue<IndexRange>();
+        int offScheduler = 0;
+
+        var loop = DivideAndConquer.ForRangesAsync(
+            0,
+            40,
+            range =>
+            {
+                ranges.Enqueue(range);
+                if (!scheduler.IsCurrentThreadAWorker)
+                {
+                    Interlocked.Increment(ref offScheduler);
+                }
+            },
+            new DivideAndConquerOptions { Scheduler = scheduler, Observer = observer },
+            key);
+        Assert.False(loop.IsCompleted);
+        await loop.AsTask().WaitAsync(TestTimeouts.Generous);
+
+        // Every index once, each its own piece; a root and one dealer per worker, however many indexes.
+        Assert.All(ranges, r => Assert.Equal(1, r.Length));
+        Assert.Equal(Enumerable.Range(0, 40), ranges.Select(r => r.Start).Order());
+        Assert.Equal(0, offScheduler);
+        Assert.Equal(3, observer.TaskNodes);
+        Assert.Equal(0, observer.InlineNodes);
+    }
+
+    [Fact]
+    public async Task Indexes_worth_a_third_of_a_task_are_dealt_in_chunks_of_three_covering_the_range()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var key = new object();
+        Remember(key, s_minimumTicks / 2.9);
+        var ranges = new ConcurrentQueue<IndexRange>();
+
+        await DivideAndConquer.ForRangesAsync(5, 36, ranges.Enqueue, new DivideAndConquerOptions { Scheduler = scheduler }, key)
+            .AsTask().WaitAsync(TestTimeouts.Generous);
+
+        // 31 indexes from 5: chunks [5, 8), [8, 11) ... [32, 35) and the short last one [35, 36).
+        var sorted = ranges.OrderBy(r => r.Start).ToList();
+        Assert.Equal(Enumerable.Range(0, 11).Select(c => 5 + (3 * c)), sorted.Select(r => r.Start));
+        Assert.All(sorted.SkipLast(1), r => Assert.Equal(3, r.Length));
+        Assert.Equal(new IndexRange(35, 36), sorted[^1]);
+    }
+
+    [Fact]
+    public async Task A_worker_held_by_one_index_leaves_every_other_index_to_the_other_dealer()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var key = new object();
+        Remember(key, s_minimumTicks * 10);
+        using var othersDone = new ManualResetEventSlim();
+        int others = 0;
+        bool released = false;
+
+        // Index 0 waits until the 15 others have run: they can only run on the other worker, one after another.
+        await DivideAndConquer.ForAsync(
+            0,
+            16,
+            i =>
+            {
+                if (i == 0)
+                {
+                    released = othersDone.Wait(TestTimeouts.Generous);
+                }
+                else if (Interlocked.Increment(ref others) == 15)
+                {
+                    othersDone.Set();
+                }
+            },
+            new DivideAndConquerOptions { Scheduler = scheduler },
+            key).AsTask().WaitAsync(TestTimeouts.Generous);
+
+        Assert.True(released);
+        Assert.Equal(15, others);
+    }
+
+    [Fact]
+    public async Task A_dealt_loop_remembers_its_measured_cost_so_a_cheap_body_runs_inline_next_time()
+    {
+        var key = new object();
+        var memory = Remember(key, s_minimumTicks * 100);
+        int total = 0;
+
+        await Loop().AsTask().WaitAsync(TestTimeouts.Generous);
+        Assert.True(memory.CostPerUnit < s_minimumTicks * 100, $"remembered {memory.CostPerUnit} ticks per index");
+
+        // Measured cheap: the next loop of these 32 indexes is predicted below two tasks, unless a preemption inflated
+        // the measurement; a few calls give it the chance to measure again.
+        bool inline = false;
+        int loops = 1;
+        for (int attempt = 0; attempt < 5 && !inline; attempt++, loops++)
+        {
+            var next = Loop();
+            inline = next.IsCompletedSuccessfully;
+            await next;
+        }
+
+        Assert.True(inline);
+        Assert.Equal(32 * loops, total);
+
+        ValueTask Loop() => DivideAndConquer.ForAsync(0, 32, _ => Interlocked.Increment(ref total), costKey: key);
+    }
+
+    [Fact]
+    public async Task A_failing_index_faults_the_dealt_loop_with_its_exception_and_stops_the_dealing()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var key = new object();
+        Remember(key, s_minimumTicks * 10);
+        var boom = new InvalidOperationException("index failed");
+        int calls = 0;
+
+        var loop = DivideAndConquer.ForAsync(
+            0,
+            10_000,
+            i =>
+            {
+                Interlocked.Increment(ref calls);
+                if (i == 3)
+                {
+                    throw boom;
+                }
+            },
+            new DivideAndConquerOptions { Scheduler = scheduler },
+            key);
+
+        Assert.Same(boom, await Assert.ThrowsAsync<InvalidOperationException>(() => loop.AsTask().WaitAsync(TestTimeouts.Generous)));
+        Assert.True(Volatile.Read(ref calls) < 10_000, $"{calls} indexes ran after index 3 failed");
+        Assert.Equal(0, scheduler.BusyWorkerCount);
+    }
+
+    [Fact]
+    public async Task Cancelling_a_dealt_loop_cancels_its_task_and_stops_the_dealing()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var key = new object();
+        Remember(key, s_minimumTicks * 10);
+        using var cancellation = new CancellationTokenSource();
+        int calls = 0;
+
+        var loop = DivideAndConquer.ForAsync(
+            0,
+            10_000,
+            i =>
+            {
+                if (Interlocked.Increment(ref calls) == 5)
+                {
+                    cancellation.Cancel();
+                }
+            },
+            new DivideAndConquerOptions { Scheduler = scheduler },
+            key,
+            cancellation.Token);
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => loop.AsTask().WaitAsync(TestTimeouts.Generous));
+        Assert.True(Volatile.Read(ref calls) < 10_000, $"{calls} indexes ran after the cancellation");
+    }
+
+    [Fact]
+    public async Task Indexes_below_a_quarter_of_a_task_are_halved_not_dealt()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "halved");
+        var key = new object();
+        // A tenth of the minimum task cost per index, 1,000 indexes: a run (100 minimum task costs), not dealt.
+        Remember(key, s_minimumTicks / 10);
+        var ranges = new ConcurrentQueue<IndexRange>();
+
+        var loop = DivideAndConquer.ForRangesAsync(0, 1000, ranges.Enqueue, new DivideAndConquerOptions { Scheduler = scheduler }, key);
+        Assert.False(loop.IsCompleted);
+        await loop.AsTask().WaitAsync(TestTimeouts.Generous);
+
+        Assert.Equal(1000, ranges.Sum(r => r.Length));
+        Assert.Contains(ranges, r => r.Length > NestedLoop.MaximumDealtChunk);
+    }
+
+    [Fact]
+    public void A_small_loop_of_cheap_indexes_still_runs_inline()
+    {
+        var key = new object();
+        Remember(key, 1);
+        int thread = Environment.CurrentManagedThreadId;
+        int elsewhere = 0;
+
+        var loop = DivideAndConquer.ForAsync(0, 64, _ => elsewhere += Environment.CurrentManagedThreadId == thread ? 0 : 1, costKey: key);
+
+        Assert.True(loop.IsCompletedSuccessfully);
+        Assert.Equal(0, elsewhere);
+    }
+
+    [Fact]
+    public async Task MapReduceAsync_of_expensive_units_keeps_halving_and_reduces_in_order()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "halved");
+        var key = new object();
+        Remember(key, s_minimumTicks * 10);
+
+        // A reduce that is not commutative: dealing would have to reorder pieces; halving keeps them in order.
+        string result = await DivideAndConquer.MapReduceAsync(
+            new IndexRange(0, 12),
+            getSize: r => r.Length,
+            split: r => (new IndexRange(r.Start, r.Start + (r.Length / 2)), new IndexRange(r.Start + (r.Length / 2), r.End)),
+            map: r => string.Concat(Enumerable.Range(r.Start, r.Length).Select(i => (char)('a' + i))),
+            reduce: (left, right) => left + right,
+            new DivideAndConquerOptions { Scheduler = scheduler },
+            key).AsTask().WaitAsync(TestTimeouts.Generous);
+
+        Assert.Equal("abcdefghijkl", result);
+    }
+
+    private static LeafCostMemory Remember(object key, double ticksPerIndex)
+    {
+        // The key's memory is the one every loop given this key reads (LoopCosts keys by the key when there is one).
+        var memory = LoopCosts.For(static () => { }, key);
+        memory.Remember(ticksPerIndex);
+        return memory;
+    }
+}
