@@ -5,19 +5,22 @@
 # script makes the two builds' runs neighbours and compares each round's pair.
 #
 # Usage: scripts/bench-ab.sh A_COMMIT B_COMMIT OUT_DIR ROUNDS -- BENCHMARKDOTNET ARGUMENTS...
-#   A_COMMIT, B_COMMIT  commits (or "WORKTREE" for the working tree as it is); each is checked out into a temporary
-#                       worktree and its harness built once (Release, net10.0)
+#   A_COMMIT, B_COMMIT  commits; each is checked out into a temporary worktree and its harness built once (Release,
+#                       net10.0). Commits, not the working tree: BenchmarkDotNet rebuilds the project it benchmarks at
+#                       every run, so a tree edited during the run would be measured half old, half new.
 #   OUT_DIR             where the runs' artifacts, ab.csv (per round, per benchmark: A and B medians, B/A) and ab.md
 #                       (per benchmark: the median of B/A over the rounds, its range, and the DivCon-to-baseline ratio of
 #                       each build) go; default results-local/bench-ab (ignored by git)
 #   ROUNDS              rounds (each runs both builds once); 3 or more for a range worth reading
 #   after --            passed to `bench` unchanged, e.g. --filter '*FineGranularity*' --job short
 # Example (about 25 minutes):
-#   scripts/bench-ab.sh 937613f WORKTREE results-local/ab 3 -- --filter '*SkeletonBenchmarks*' '*FineGranularityBenchmarks*' --job short
+#   scripts/bench-ab.sh 937613f HEAD results-local/ab 3 -- --filter '*SkeletonBenchmarks*' '*FineGranularityBenchmarks*' --job short
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ $# -ge 5 && $5 == "--" ]] || { echo "usage: scripts/bench-ab.sh A_COMMIT B_COMMIT OUT_DIR ROUNDS -- BENCHMARKDOTNET ARGUMENTS..." >&2; exit 1; }
 a_ref=$1 b_ref=$2 out=$3 rounds=$4
+git rev-parse -q --verify "$a_ref^{commit}" >/dev/null || { echo "bench-ab: A_COMMIT '$a_ref' is not a commit" >&2; exit 1; }
+git rev-parse -q --verify "$b_ref^{commit}" >/dev/null || { echo "bench-ab: B_COMMIT '$b_ref' is not a commit" >&2; exit 1; }
 shift 5
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench-ab: ROUNDS must be a positive integer, got '$rounds'" >&2; exit 1; }
 mkdir -p "$out"
@@ -27,13 +30,13 @@ trap 'for d in "$tmp"/a "$tmp"/b; do [[ -d $d ]] && git -C "$repo" worktree remo
 
 prepare() { # $1 = a|b, $2 = ref: prints the harness dll
   local dir="$tmp/$1" ref=$2
-  if [[ $ref == WORKTREE ]]; then dir=$repo; else git worktree add -q --detach "$dir" "$ref"; fi
+  git worktree add -q --detach "$dir" "$ref"
   dotnet build "$dir/src/Harness" -c Release -f net10.0 -nologo -v q >&2
   echo "$dir/src/Harness/bin/Release/net10.0/DivCon.Harness.dll"
 }
 a_dll=$(prepare a "$a_ref")
 b_dll=$(prepare b "$b_ref")
-describe() { [[ $1 == WORKTREE ]] && echo "$(git rev-parse --short HEAD)$(git diff --quiet || echo ' with local changes')" || git rev-parse --short "$1"; }
+describe() { git rev-parse --short "$1"; }
 {
   echo "date (UTC): $(date -u '+%Y-%m-%d %H:%M:%S')"
   echo "A: $(describe "$a_ref")"
@@ -51,6 +54,10 @@ for ((r = 1; r <= rounds; r++)); do
     echo "bench-ab: round $r, build ${side^^} ($(date -u +%H:%M:%S))" >&2
     dotnet "$dll" bench "$@" --exporters json --artifacts "$out/round$r-$side" >"$out/round$r-$side.log" 2>&1 \
       || { echo "bench-ab: round $r build ${side^^} failed, see $out/round$r-$side.log" >&2; exit 3; }
+    # BenchmarkDotNet exits 0 when its generated project fails to build or a benchmark throws: look for that.
+    if grep -q -e 'Build Error' -e 'executed benchmarks: 0' -e 'Benchmarks with issues' "$out/round$r-$side.log"; then
+      echo "bench-ab: round $r build ${side^^} ran no benchmark or had issues, see $out/round$r-$side.log" >&2; exit 3
+    fi
   done
 done
 
