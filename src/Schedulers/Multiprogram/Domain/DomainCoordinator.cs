@@ -51,6 +51,7 @@ internal sealed class DomainCoordinator : IDisposable
     private int _nextGlobal;
     private readonly Dictionary<int, int> _withheld = []; // CPU -> key of the process the last decision withheld it from
     private long _releaseAt = long.MaxValue; // the earliest expiry of a grant that blocks a withheld CPU
+    private bool _closedOnSend; // a decision's send found a peer closed: decide again at once
     private string _trigger = "interval"; // why the next decision runs (diagnostics only)
     private volatile bool _stopping;
     private int _joined;
@@ -192,6 +193,14 @@ internal sealed class DomainCoordinator : IDisposable
                     // next interval (a silent process's CPUs would otherwise wait up to an interval past its lease).
                     nextDecision = Math.Min(now + _interval, _releaseAt);
                     _trigger = "interval";
+                    if (_closedOnSend)
+                    {
+                        // A peer found closed while this decision's grants went out: its CPUs are free, decide again
+                        // after the reaction gap (as for a close seen by a receive).
+                        _closedOnSend = false;
+                        nextDecision = Math.Min(nextDecision, now + s_reactionGap);
+                        _trigger = "drop";
+                    }
                 }
             }
         }
@@ -405,18 +414,35 @@ internal sealed class DomainCoordinator : IDisposable
     /// Sends a frame; false when the send failed or timed out (a peer that stopped reading fills its socket
     /// buffer). A frame may then be cut in the middle, so the caller drops the peer.
     /// </summary>
-    private static bool TrySend(Peer peer, DomainMessage message)
+    private static bool TrySend(Peer peer, DomainMessage message) => TrySend(peer, message, out _);
+
+    /// <summary>
+    /// Sends a frame; on failure <paramref name="error"/> says why. <see cref="PeerClosed"/> errors mean the peer's end
+    /// is closed (a leave, or the kernel closing a killed process's socket), which is what a receive of zero bytes
+    /// means too; a timeout means a peer that stopped reading, alive or not.
+    /// </summary>
+    private static bool TrySend(Peer peer, DomainMessage message, out SocketError error)
     {
         try
         {
             peer.Socket.Send(DomainProtocol.Encode(message));
+            error = SocketError.Success;
             return true;
         }
-        catch (SocketException)
+        catch (SocketException e)
         {
+            error = e.SocketErrorCode;
             return false;
         }
     }
+
+    /// <summary>
+    /// Send errors that say the peer's socket is closed: EPIPE (<see cref="SocketError.Shutdown"/>) and ECONNRESET.
+    /// Only a closed socket proves the process holds nothing (rule 2, "closed means released"); a timeout proves
+    /// nothing, so it is a drop for silence.
+    /// </summary>
+    internal static bool PeerClosed(SocketError error) =>
+        error is SocketError.Shutdown or SocketError.ConnectionReset or SocketError.ConnectionAborted or SocketError.NotConnected;
 
     /// <summary>Removes a peer. A silent one's unexpired grants keep their CPUs blocked until they expire.</summary>
     private bool Drop(Peer peer, string reason, bool silent)
@@ -551,10 +577,20 @@ internal sealed class DomainCoordinator : IDisposable
                     peer.Credentials.ProcessId, epoch, string.Join(',', cpus.Order()), string.Join(',', withheld), now, trigger);
             }
 
-            if (!TrySend(peer, new GrantMessage(epoch, expiry, programs)))
+            if (!TrySend(peer, new GrantMessage(epoch, expiry, programs), out var error))
             {
-                // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
-                Drop(peer, "not reading (send timed out)", silent: true);
+                if (PeerClosed(error))
+                {
+                    // The kernel closed a killed process's socket between its last read and this send: the same
+                    // proof as a receive of zero bytes, so its CPUs are released now rather than at its lease's end.
+                    Drop(peer, $"connection failed on send ({error})", silent: false);
+                    _closedOnSend = true;
+                }
+                else
+                {
+                    // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
+                    Drop(peer, $"not reading (send failed: {error})", silent: true);
+                }
             }
         }
 

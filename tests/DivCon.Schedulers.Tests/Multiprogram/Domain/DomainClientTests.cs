@@ -109,6 +109,34 @@ public sealed class DomainClientTests
     }
 
     [SkippableFact]
+    public void A_peer_found_closed_by_a_send_loses_its_cpus_at_once_not_at_its_lease()
+    {
+        SkipUnlessLinux();
+        using var kit = new DomainTestKit();
+        int[] cpus = [0, 1, 2, 3];
+
+        // As above (10 s interval, 30 s lease, 20 s patience), but the coordinator learns of the close from a send, not
+        // a receive: a killed process's socket can close between the coordinator's last read and its next grant.
+        var a = kit.Client(cpus, interval: TimeSpan.FromSeconds(10));
+        Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
+
+        var peer = kit.Connect();
+        peer.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, Stopwatch.Frequency, cpus)));
+        Assert.IsType<WelcomeMessage>(ReadFrame(peer));
+        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 1000, 0)])));
+        Assert.IsType<GrantMessage>(ReadFrame(peer));
+        Assert.True(WaitUntil([a], () => Held(a).Length == 2, Patience), kit.LogText());
+
+        // The peer stops receiving (the coordinator's next send fails with EPIPE) and reports its program idle, which
+        // makes the coordinator decide and send at once. It never acknowledged its 2 CPUs: were the failed send taken
+        // for silence, they would stay blocked for the 30 s lease.
+        peer.Shutdown(SocketShutdown.Receive);
+        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 0, 0)])));
+        Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
+        Assert.Contains("connection failed on send", kit.LogText(), StringComparison.Ordinal);
+    }
+
+    [SkippableFact]
     public void A_handover_and_a_program_going_idle_are_decided_at_once_not_at_the_interval()
     {
         SkipUnlessLinux();
