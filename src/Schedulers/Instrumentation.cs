@@ -29,15 +29,18 @@ internal static class Instrumentation
     /// <summary>The runtime's switch that disables every <c>EventSource</c>.</summary>
     public const string EventSourceSwitchName = "System.Diagnostics.Tracing.EventSource.IsSupported";
 
+    private static readonly bool s_metersSupported = IsOn(MeterSwitchName);
+    private static readonly bool s_eventSourcesSupported = IsOn(EventSourceSwitchName);
+
     /// <summary>Whether DivCon's instruments and events are present (the switch is not set to false).</summary>
     [FeatureSwitchDefinition(SwitchName)]
     public static bool IsSupported { get; } = IsOn(SwitchName);
 
     /// <summary>Whether the scheduler's meter and its counters exist: <see cref="IsSupported"/> and the runtime's meters supported.</summary>
-    public static bool MetricsEnabled { get; } = IsSupported && IsOn(MeterSwitchName);
+    public static bool MetricsEnabled => IsSupported && s_metersSupported; // IsSupported first: the trimmer folds it.
 
     /// <summary>Whether the scheduler's event source exists: <see cref="IsSupported"/> and the runtime's event sources supported.</summary>
-    public static bool EventsEnabled { get; } = IsSupported && IsOn(EventSourceSwitchName);
+    public static bool EventsEnabled => IsSupported && s_eventSourcesSupported;
 
     /// <summary>The decision on plain data: a feature is present unless a switch says false.</summary>
     /// <param name="switches">The switches' values (null: not set).</param>

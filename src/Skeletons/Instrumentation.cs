@@ -23,12 +23,14 @@ internal static class Instrumentation
     /// <summary>The runtime's switch that disables every <c>Meter</c>.</summary>
     public const string MeterSwitchName = "System.Diagnostics.Metrics.Meter.IsSupported";
 
+    private static readonly bool s_metersSupported = IsOn(MeterSwitchName);
+
     /// <summary>Whether DivCon's instruments are present (the switch is not set to false).</summary>
     [FeatureSwitchDefinition(SwitchName)]
     public static bool IsSupported { get; } = IsOn(SwitchName);
 
     /// <summary>Whether the skeleton's meter exists: <see cref="IsSupported"/> and the runtime's meters supported.</summary>
-    public static bool MetricsEnabled { get; } = IsSupported && IsOn(MeterSwitchName);
+    public static bool MetricsEnabled => IsSupported && s_metersSupported; // IsSupported first: the trimmer folds it.
 
     /// <summary>The decision on plain data: a feature is present unless a switch says false.</summary>
     /// <param name="switches">The switches' values (null: not set).</param>

@@ -34,6 +34,9 @@ public static class InstrumentationBenchCommand
     /// <summary>How long one child of the A/B may take before the run is abandoned.</summary>
     public static readonly TimeSpan ChildTimeout = TimeSpan.FromMinutes(30);
 
+    /// <summary>Below this many pairs the bootstrap interval is not read as showing a difference (it is little more than the range).</summary>
+    public const int MinimumPairsForInterval = 6;
+
     private const string ChildFlag = "--child";
     private const string ObserveFlag = "--observe";
 
@@ -256,7 +259,7 @@ public static class InstrumentationBenchCommand
         {
             text.AppendLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {benchmark} | {ratio.Pairs} | {Format(on)} | {Format(off)} | {ratio.Median:0.000} | [{ratio.Low:0.000}, {ratio.High:0.000}] | {(ratio.ContainsOne ? "no" : "yes")} |"));
+                $"| {benchmark} | {ratio.Pairs} | {Format(on)} | {Format(off)} | {ratio.Median:0.000} | [{ratio.Low:0.000}, {ratio.High:0.000}] | {(ratio.Pairs < MinimumPairsForInterval ? "too few pairs" : ratio.ContainsOne ? "no" : "yes")} |"));
         }
 
         return text.ToString();
@@ -299,6 +302,7 @@ public static class InstrumentationBenchCommand
         readme.AppendLine(string.Create(CultureInfo.InvariantCulture, $"- Date (UTC): {started:yyyy-MM-dd HH:mm} to {ended:HH:mm}"));
         readme.AppendLine(CultureInfo.InvariantCulture, $"- Machine: {CpuInfo.ReadModelName()}, {Environment.ProcessorCount} logical CPUs, {RuntimeInformation.OSDescription}");
         readme.AppendLine(CultureInfo.InvariantCulture, $"- Runtime: {RuntimeInformation.FrameworkDescription}");
+        readme.AppendLine(CultureInfo.InvariantCulture, $"- Commit: {GitInfo.ShortCommit()}");
         readme.AppendLine(CultureInfo.InvariantCulture, $"- Load average (1, 5, 15 min) at the start: {load}; at the end: {loadAfter}");
         readme.AppendLine(string.Create(CultureInfo.InvariantCulture, $"- {settings.Pairs} pairs of child processes, {settings.Seconds:0.##} s timed per benchmark and process"));
         readme.AppendLine();
@@ -309,7 +313,8 @@ public static class InstrumentationBenchCommand
         readme.AppendLine("DivCon meters and event sources exist) and times every benchmark in batches of about 20 ms after a warm-up,");
         readme.AppendLine("reporting the median time per operation. The ratio on/off is taken within each pair; the table gives the median");
         readme.AppendLine("of the pairs' ratios and its 95% percentile bootstrap interval (10,000 resamples of the pairs). An interval that");
-        readme.AppendLine("contains 1 shows no difference at this resolution; its width is the resolution. `runs.csv` has every child's");
+        readme.AppendLine("contains 1 shows no difference at this resolution; its width is the resolution (with fewer than 6 pairs it is not");
+        readme.AppendLine("read at all). `runs.csv` has every child's");
         readme.AppendLine("figures, `summary.csv` the table.");
         readme.AppendLine();
         readme.Append(Table(summaries));
