@@ -14,7 +14,8 @@ namespace DivCon.Skeletons;
 /// Cost: nothing is recorded while no listener has enabled an instrument; each hook then reads one flag
 /// (<see cref="Instrument.Enabled"/>). Inline work is added once per inline subtree, never per node: the subtrees
 /// always, their nodes only for runs with an observer (the unobserved inline recursion counts nothing, to stay as
-/// cheap as a plain recursion).
+/// cheap as a plain recursion). With <see cref="Instrumentation.IsSupported"/> off, the callers skip every hook, so
+/// this class (and its meter) is never initialized and the compiled hooks are gone.
 /// </remarks>
 internal static class SkeletonMetrics
 {

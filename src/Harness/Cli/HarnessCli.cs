@@ -41,6 +41,7 @@ public static class HarnessCli
             SimulateCommand.Create(host),
             SimulateMixesCommand.Create(host),
             BenchCommand.Create(),
+            InstrumentationBenchCommand.Create(host),
         };
     }
 
@@ -56,6 +57,11 @@ public static class HarnessCli
         if (args.Length > 0 && args[0] == BenchCommand.Name)
         {
             return Task.FromResult(BenchCommand.Run(args[1..]));
+        }
+
+        if (args.Length > 0 && args[0] == InstrumentationBenchCommand.Name)
+        {
+            return Task.FromResult(InstrumentationBenchCommand.Run(args[1..], host));
         }
 
         // No command (nothing, or options only such as --out x): the demo. The root keeps --help and --version.

@@ -80,7 +80,7 @@ internal sealed class MoveArrivals : IMoveArrivals
         }
 
         // Observers (checked first: an unobserved arrival costs two reads). The first report only.
-        bool traced = MultiprogramEventSource.Log.IsEnabled();
+        bool traced = Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled();
         if (traced || _duration?.Enabled == true)
         {
             TimeSpan latency = _clock.GetElapsedTime(_decidedAt, now);

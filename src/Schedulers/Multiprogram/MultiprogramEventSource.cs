@@ -21,6 +21,14 @@ internal sealed class MultiprogramEventSource : EventSource
     /// <summary>The one instance.</summary>
     public static readonly MultiprogramEventSource Log = new();
 
+    // Precise initialization (no beforefieldinit): the source is created at the first use of Log, never earlier, so
+    // that a process with the instrumentation off (every use guarded by Instrumentation.EventsEnabled) never creates it.
+#pragma warning disable CA1810 // Deliberately explicit: see above.
+    static MultiprogramEventSource()
+    {
+    }
+#pragma warning restore CA1810
+
     private MultiprogramEventSource()
     {
     }

@@ -23,6 +23,8 @@ namespace DivCon.Schedulers.Multiprogram;
 /// Cost: every instrument but the histogram is observable, read from counters the scheduler keeps anyway, and only
 /// when a listener collects; the histogram is recorded per arrived move, after one <see cref="Instrument.Enabled"/>
 /// check. One set of instruments per meter: the shared static meter, or the one an <see cref="IMeterFactory"/> gives.
+/// With <see cref="Instrumentation.IsSupported"/> off no scheduler asks for them, so this class (and its meter) is
+/// never initialized.
 /// </para>
 /// </remarks>
 internal sealed class MultiprogramMetrics

@@ -40,7 +40,7 @@ public sealed partial class MultiprogramScheduler
             return Volatile.Read(ref _workersExited); // Volatile: the first caller may be another thread.
         }
 
-        _metrics.Remove(this);
+        _metrics?.Remove(this);
         var clock = Stopwatch.StartNew();
         LeaveDomainForShutdown();
         ProgramTaskScheduler[] programs;
@@ -161,7 +161,7 @@ public sealed partial class MultiprogramScheduler
 
     private async Task ShutdownCoreAsync()
     {
-        _metrics.Remove(this);
+        _metrics?.Remove(this);
         LeaveDomainForShutdown();
         ProgramTaskScheduler[] programs;
         lock (_gate)

@@ -85,11 +85,16 @@ public sealed partial class MultiprogramScheduler
     {
         Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
         int index = (2 * (int)decision.Reason) + (decision.Skipped ? 1 : 0);
-        Interlocked.Increment(ref _decisionsByReason[index]); // Interlocked: read lock-free by the meter.
-        Interlocked.Add(ref _moves, decision.Moves.Count);
-        MultiprogramEventSource log = MultiprogramEventSource.Log;
-        if (log.IsEnabled())
+        if (Instrumentation.MetricsEnabled)
         {
+            // Kept for the meter only, so not counted when it is absent.
+            Interlocked.Increment(ref _decisionsByReason[index]); // Interlocked: read lock-free by the meter.
+            Interlocked.Add(ref _moves, decision.Moves.Count);
+        }
+
+        if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
+        {
+            MultiprogramEventSource log = MultiprogramEventSource.Log;
             if (decision.Skipped)
             {
                 if (log.IsEnabled(System.Diagnostics.Tracing.EventLevel.Verbose, MultiprogramEventSource.Keywords.Decisions))
@@ -179,7 +184,10 @@ public sealed partial class MultiprogramScheduler
             s_shutdownTimedOut(logger, what, null);
         }
 
-        MultiprogramEventSource.Log.Failure("Shutdown timed out", what);
+        if (Instrumentation.EventsEnabled)
+        {
+            MultiprogramEventSource.Log.Failure("Shutdown timed out", what);
+        }
     }
 
     /// <summary>An await resumed after its program closed (see <see cref="TryResumeLate"/>).</summary>
@@ -192,7 +200,10 @@ public sealed partial class MultiprogramScheduler
             s_lateResumption(logger, name, null);
         }
 
-        MultiprogramEventSource.Log.Failure("Late resumption", $"An await of program {name} resumed after the program closed");
+        if (Instrumentation.EventsEnabled)
+        {
+            MultiprogramEventSource.Log.Failure("Late resumption", $"An await of program {name} resumed after the program closed");
+        }
     }
 
     private void ReportFailure(string what, Exception ex, Action<ILogger> log)
@@ -203,7 +214,7 @@ public sealed partial class MultiprogramScheduler
             log(logger);
         }
 
-        if (MultiprogramEventSource.Log.IsEnabled())
+        if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
         {
             MultiprogramEventSource.Log.Failure(what, $"{ex.GetType().Name}: {ex.Message}");
         }

@@ -211,7 +211,7 @@ public sealed partial class MultiprogramScheduler
             Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
             _director.Sets = [.. programs.Select(p => p.Queues)];
             _policy.Set(null); // An explicit allocation naming the leaver no longer sums up.
-            if (MultiprogramEventSource.Log.IsEnabled())
+            if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
             {
                 MultiprogramEventSource.Log.ProgramDeparted(program.ProgramId.Value, program.Name);
             }
@@ -258,7 +258,7 @@ public sealed partial class MultiprogramScheduler
         else
         {
             // The workers write the arrivals into the mechanism's record; the event carries its read-only view.
-            var arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves, _metrics.MoveDuration);
+            var arrivals = new MoveArrivals(TimeProvider, decision.Timestamp, decision.Moves, _metrics?.MoveDuration);
             decision = decision with { Arrivals = arrivals };
             Apply(decision, arrivals);
             if (_historyCapacity > 0)
@@ -387,7 +387,7 @@ public sealed partial class MultiprogramScheduler
             {
                 // The placement's moves are exactly the CPUs whose home changes, so every one has its index.
                 int move = moveOfCpu.GetValueOrDefault(_cpuOfWorker[i], -1);
-                if (move >= 0 && MultiprogramEventSource.Log.IsEnabled())
+                if (move >= 0 && Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
                 {
                     CpuMove m = decision.Moves[move];
                     MultiprogramEventSource.Log.Move(m.CpuId, m.From?.ToString() ?? "none", m.To?.ToString() ?? "none");

@@ -90,7 +90,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private bool _workersExited;
     private readonly ILogger? _logger;
     private readonly bool _raiseSkipped;
-    private readonly MultiprogramMetrics _metrics;
+    private readonly MultiprogramMetrics? _metrics; // Null: the instrumentation is off (see Instrumentation).
     private readonly long _createdAt;
 
     /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
@@ -137,7 +137,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _createdAt = TimeProvider.GetTimestamp();
         _logger = options.Logger;
         _raiseSkipped = options.RaiseSkippedDecisions;
-        _metrics = MultiprogramMetrics.For(options.MeterFactory);
+        _metrics = Instrumentation.MetricsEnabled ? MultiprogramMetrics.For(options.MeterFactory) : null;
         Rebalanced += options.OnRebalanced;
         RebalanceInterval = options.RebalanceInterval;
         _historyCapacity = options.HistoryCapacity;
@@ -176,7 +176,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
 
         JoinDomain(options);
         _rebalancer.Start();
-        _metrics.Add(this);
+        _metrics?.Add(this);
     }
 
     /// <summary>The number of workers (fixed).</summary>
@@ -391,7 +391,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
                 Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
                 _director.Sets = [.. programs.Select(p => p.Queues)];
                 _policy.Set(null); // An explicit allocation does not name the newcomer: the policy decides again.
-                if (MultiprogramEventSource.Log.IsEnabled())
+                if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
                 {
                     MultiprogramEventSource.Log.ProgramRegistered(program.ProgramId.Value, name);
                 }

@@ -52,7 +52,11 @@ internal sealed class RunContext<TProblem, TResult>
         Family = RunFamily.Current ?? new RunFamily();
         ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
-        SkeletonMetrics.RunStarted();
+        if (Instrumentation.MetricsEnabled)
+        {
+            SkeletonMetrics.RunStarted(); // Guarded outside: off, the meter's class is never initialized.
+        }
+
         if (cancellationToken.CanBeCanceled)
         {
             // Turns a request into the run's outcome as it happens (see IsStopped); runs Cancel at once if the token
@@ -240,7 +244,11 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Counts a node that ran as its own task (only when observed: the count is reported to the observer).</summary>
     public void CountTaskNode()
     {
-        SkeletonMetrics.TaskNode();
+        if (Instrumentation.MetricsEnabled)
+        {
+            SkeletonMetrics.TaskNode();
+        }
+
         if (Observer is not null)
         {
             // Interlocked: task nodes on many threads.
@@ -251,7 +259,11 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Counts the nodes of an inline subtree, once per subtree.</summary>
     public void CountInlineNodes(long nodes)
     {
-        SkeletonMetrics.InlineSubtree(nodes);
+        if (Instrumentation.MetricsEnabled)
+        {
+            SkeletonMetrics.InlineSubtree(nodes);
+        }
+
         if (Observer is not null && nodes > 0)
         {
             Interlocked.Add(ref _inlineNodes, nodes);
@@ -335,8 +347,13 @@ internal sealed class RunContext<TProblem, TResult>
 #endif
 
         // Volatile: read the outcome another task may have recorded just before the tree quiesced.
-        SkeletonMetrics.RunEnded(Volatile.Read(ref _stopReason));
-        switch (Volatile.Read(ref _stopReason))
+        object? stopReason = Volatile.Read(ref _stopReason);
+        if (Instrumentation.MetricsEnabled)
+        {
+            SkeletonMetrics.RunEnded(stopReason);
+        }
+
+        switch (stopReason)
         {
             case null:
                 _completion.SetResult(result);
