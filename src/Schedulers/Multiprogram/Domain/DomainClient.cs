@@ -392,7 +392,7 @@ internal sealed class DomainClient : ICpuArbiter
                             socket.Send(DomainProtocol.Encode(Report(latest, appliedEpoch)));
                             lastSent = Stopwatch.GetTimestamp();
                             reportedBusy = BusySignature(latest);
-                            if (MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain))
+                            if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain))
                             {
                                 MultiprogramEventSource.Log.DomainGrantInstalled(
                                     grant.Epoch, string.Join(',', grant.Programs.SelectMany(p => p.Cpus).Order()), changed, lastHeard, lastSent);

@@ -525,7 +525,7 @@ internal sealed class DomainCoordinator : IDisposable
         _previous = outcome.Assignment;
         Interlocked.Increment(ref _decisions);
         long expiry = now + _lease;
-        bool traced = MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain);
+        bool traced = Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain);
         foreach (var peer in members)
         {
             // CPU -> the process that may still hold it (0: one dropped for silence).
