@@ -68,7 +68,7 @@ out, rounds = sys.argv[1], int(sys.argv[2])
 def medians(folder):
     """Benchmark name (type.method(params)) -> median in ns, from BenchmarkDotNet's full JSON reports."""
     found = {}
-    for path in glob.glob(os.path.join(folder, 'results', '*-report-full.json')):
+    for path in glob.glob(os.path.join(folder, 'results', '*-report-full*.json')):
         with open(path) as f:
             report = json.load(f)
         for b in report.get('Benchmarks', []):

@@ -21,7 +21,28 @@ public static class CommandLineText
         }
 
         string host = Path.GetFileNameWithoutExtension(Environment.ProcessPath ?? string.Empty);
+        arguments[0] = RelativeTo(arguments[0], Environment.CurrentDirectory);
         return host.Equals("dotnet", StringComparison.OrdinalIgnoreCase) ? Join(["dotnet", .. arguments]) : Join(arguments);
+    }
+
+    /// <summary>
+    /// <paramref name="path"/> relative to <paramref name="directory"/> when it lies inside it (a stamp then reads the
+    /// same on every clone: <c>dotnet src/Harness/bin/...</c>, not the machine's absolute path), else unchanged.
+    /// </summary>
+    /// <param name="path">A program path, absolute or not.</param>
+    /// <param name="directory">The working directory.</param>
+    /// <returns>The relative path, or <paramref name="path"/>.</returns>
+    public static string RelativeTo(string path, string directory)
+    {
+        ArgumentNullException.ThrowIfNull(path);
+        ArgumentNullException.ThrowIfNull(directory);
+        if (!Path.IsPathRooted(path) || directory.Length == 0)
+        {
+            return path;
+        }
+
+        string relative = Path.GetRelativePath(directory, path);
+        return relative.StartsWith("..", StringComparison.Ordinal) || Path.IsPathRooted(relative) ? path : relative;
     }
 
     /// <summary>

@@ -23,4 +23,15 @@ public class CommandLineTextTests
         Assert.Null(CommandLineText.FromDotnetRun(["dotnet", "run", "--", "phases"], ["cyclic"]));
         Assert.Null(CommandLineText.FromDotnetRun(null, ["cyclic"]));
     }
+
+    [Fact]
+    public void A_program_inside_the_working_directory_is_shown_relative_to_it_and_others_as_given()
+    {
+        Assert.Equal(Path.Combine("src", "Harness", "h.dll"), CommandLineText.RelativeTo("/repo/src/Harness/h.dll", "/repo"));
+        Assert.Equal("/elsewhere/h.dll", CommandLineText.RelativeTo("/elsewhere/h.dll", "/repo"));
+        Assert.Equal("/repository/h.dll", CommandLineText.RelativeTo("/repository/h.dll", "/repo"));
+        Assert.Equal("h.dll", CommandLineText.RelativeTo("h.dll", "/repo"));
+        Assert.Equal("/repo/h.dll", CommandLineText.RelativeTo("/repo/h.dll", string.Empty));
+        Assert.Throws<ArgumentNullException>("path", () => CommandLineText.RelativeTo(null!, "/repo"));
+    }
 }
