@@ -43,8 +43,15 @@ internal readonly record struct RatioSummary(double Ratio, double Lower, double 
         return new RatioSummary(ratio, mean - halfWidth, mean + halfWidth);
     }
 
-    /// <summary><c>0.54 [0.52, 0.57]</c>, or the ratio alone without an interval.</summary>
+    /// <summary>
+    /// Whether the medians' ratio lies outside the interval of the per-round ratios: the two estimate the same thing
+    /// only when the rounds ran at one speed, so this says the machine's speed drifted between rounds (read the
+    /// interval, which pairs each round's own times, rather than the medians' ratio).
+    /// </summary>
+    public bool Drifted => HasInterval && (Ratio < Lower || Ratio > Upper);
+
+    /// <summary><c>0.54 [0.52, 0.57]</c>, the ratio alone without an interval, and a final <c>*</c> when <see cref="Drifted"/>.</summary>
     public override string ToString() => HasInterval
-        ? FormattableString.Invariant($"{Ratio:F2} [{Lower:F2}, {Upper:F2}]")
+        ? FormattableString.Invariant($"{Ratio:F2} [{Lower:F2}, {Upper:F2}]{(Drifted ? "*" : string.Empty)}")
         : FormattableString.Invariant($"{Ratio:F2}");
 }

@@ -22,7 +22,8 @@ internal static class Report
         text.AppendLine(Inv($"- size: {options.Size.ToString().ToLowerInvariant()}, {options.Rounds} rounds after {options.Warmups} warm-up run(s) of every variant, variants in rotated order"));
         text.AppendLine().AppendLine("Ratio = median time / median sequential time, with the 99% Student-t interval of the per-round ratios in brackets; " +
             "DivCon / best TPL compares with the faster TPL idiom by median (in brackets: which). Every run's output equalled the sequential one bit for bit. " +
-            "Nodes: task nodes / inline nodes of one run observed by a `PhaseAggregator` (nested runs included).").AppendLine();
+            "Nodes: task nodes / inline nodes of one run observed by a `PhaseAggregator` (nested runs included). " +
+            "A ratio marked * lies outside its own interval: the machine's speed drifted between rounds, so read the interval, which compares each round's own times.").AppendLine();
         text.AppendLine("| kernel | sequential (s) | divcon | divcon-ws | parallel-invoke | task-run | divcon / best TPL | divcon-ws / best TPL | divcon nodes (task / inline) | divcon-ws nodes |");
         text.AppendLine("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         foreach (KernelResult r in results)

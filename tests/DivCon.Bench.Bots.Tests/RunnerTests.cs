@@ -47,6 +47,15 @@ public sealed class RunnerTests
         RatioSummary spread = RatioSummary.Of([1.0, 2.0, 1.0, 2.0], [1.0, 1.0, 1.0, 1.0]);
         Assert.True(spread.Lower < 1.5 && spread.Upper > 1.5);
         Assert.False(RatioSummary.Of([1.0], [2.0]).HasInterval);
+
+        // Rounds at one speed: the medians' ratio sits inside the per-round interval.
+        Assert.False(RatioSummary.Of([1.0, 1.1, 0.9, 1.0], [2.0, 2.2, 1.8, 2.0]).Drifted);
+
+        // Four rounds fast, three at half speed; every round says about 0.5, but the medians come from different rounds
+        // (0.52 / 1.0), outside the per-round interval [0.49, 0.51]: flagged.
+        RatioSummary drifted = RatioSummary.Of([0.5, 0.5, 0.5, 0.52, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+        Assert.True(drifted.Drifted, drifted.ToString());
+        Assert.EndsWith("*", drifted.ToString(), StringComparison.Ordinal);
         Assert.Throws<ArgumentException>(() => RatioSummary.Of([1.0, 2.0], [1.0]));
         Assert.Throws<ArgumentException>(() => RatioSummary.Of([0.0], [1.0]));
     }
