@@ -86,26 +86,9 @@ public sealed class DomainClientTests
     {
         SkipUnlessLinux();
         using var kit = new DomainTestKit();
-        int[] cpus = [0, 1, 2, 3];
-
-        // A long interval (10 s, lease 30 s): reassignment within Patience (20 s, shorter than the lease) can only be
-        // driven by the closed connection. The bound is deliberately loose: this is a behaviour test, not a timing one
-        // (the latency itself is measured by the harness's domain-faults command).
-        var interval = TimeSpan.FromSeconds(10);
-        var a = kit.Client(cpus, interval: interval);
-        Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
-
-        var peer = kit.Connect();
-        peer.Send(DomainProtocol.Encode(new HelloMessage(Environment.ProcessId, Stopwatch.Frequency, cpus)));
-        Assert.IsType<WelcomeMessage>(ReadFrame(peer));
-        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 1000, 0)])));
-        var grant = Assert.IsType<GrantMessage>(ReadFrame(peer));
-
-        // The peer's share is withheld from a until a acknowledges giving it up: wait until a holds exactly 2.
-        Assert.True(WaitUntil([a], () => Held(a).Length == 2, Patience), kit.LogText());
+        var (a, peer) = ClientAndRawPeerHoldingHalf(kit);
         peer.Close(); // what the kernel does for a killed process
         Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
-        _ = grant;
     }
 
     [SkippableFact]
@@ -113,10 +96,27 @@ public sealed class DomainClientTests
     {
         SkipUnlessLinux();
         using var kit = new DomainTestKit();
-        int[] cpus = [0, 1, 2, 3];
+        var (a, peer) = ClientAndRawPeerHoldingHalf(kit);
 
-        // As above (10 s interval, 30 s lease, 20 s patience), but the coordinator learns of the close from a send, not
-        // a receive: a killed process's socket can close between the coordinator's last read and its next grant.
+        // The coordinator learns of the close from a send, not a receive: a killed process's socket can close between
+        // the coordinator's last read and its next grant. The peer stops receiving (the coordinator's next send fails
+        // with EPIPE) and reports its program idle, which makes the coordinator decide and send at once. It never
+        // acknowledged its 2 CPUs: were the failed send taken for silence, they would stay blocked for the 30 s lease.
+        peer.Shutdown(SocketShutdown.Receive);
+        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 0, 0)])));
+        Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
+        Assert.Contains("connection failed on send", kit.LogText(), StringComparison.Ordinal);
+    }
+
+    /// <summary>
+    /// A client on CPUs 0-3 (coordinating) and a raw peer joined with a busy program, once the peer's half has been handed
+    /// over to it (granted, not acknowledged). A long interval (10 s, lease 30 s): a reassignment within Patience (20 s,
+    /// shorter than the lease) can only come from the peer's death being detected. The bound is deliberately loose:
+    /// these are behaviour tests, not timing ones (the latency is measured by the harness's domain-faults command).
+    /// </summary>
+    private static (DomainClient Client, Socket Peer) ClientAndRawPeerHoldingHalf(DomainTestKit kit)
+    {
+        int[] cpus = [0, 1, 2, 3];
         var a = kit.Client(cpus, interval: TimeSpan.FromSeconds(10));
         Assert.True(WaitUntil([a], () => a.IsJoined && Held(a).Length == 4, Patience), kit.LogText());
 
@@ -125,15 +125,10 @@ public sealed class DomainClientTests
         Assert.IsType<WelcomeMessage>(ReadFrame(peer));
         peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 1000, 0)])));
         Assert.IsType<GrantMessage>(ReadFrame(peer));
-        Assert.True(WaitUntil([a], () => Held(a).Length == 2, Patience), kit.LogText());
 
-        // The peer stops receiving (the coordinator's next send fails with EPIPE) and reports its program idle, which
-        // makes the coordinator decide and send at once. It never acknowledged its 2 CPUs: were the failed send taken
-        // for silence, they would stay blocked for the 30 s lease.
-        peer.Shutdown(SocketShutdown.Receive);
-        peer.Send(DomainProtocol.Encode(new ReportMessage(0, [new ProgramState(new ProgramId(1), 4, 0, 0)])));
-        Assert.True(WaitUntil([a], () => Held(a).Length == 4, Patience), $"not reassigned before the lease ran out{Environment.NewLine}{kit.LogText()}");
-        Assert.Contains("connection failed on send", kit.LogText(), StringComparison.Ordinal);
+        // The peer's share is withheld from a until a acknowledges giving it up: wait until a holds exactly 2.
+        Assert.True(WaitUntil([a], () => Held(a).Length == 2, Patience), kit.LogText());
+        return (a, peer);
     }
 
     [SkippableFact]
