@@ -94,11 +94,33 @@ public sealed class DealtLoopTests
         await DivideAndConquer.ForRangesAsync(5, 36, ranges.Enqueue, new DivideAndConquerOptions { Scheduler = scheduler }, key)
             .AsTask().WaitAsync(TestTimeouts.Generous);
 
-        // 31 indexes from 5: chunks [5, 8), [8, 11) ... [32, 35) and the short last one [35, 36).
+        // 31 indexes from 5, 2 dealers: chunks of 3 while at least 12 remain, then 2 while at least 8, then single
+        // indexes (the claims follow the counter, so the sequence does not depend on which dealer claims).
         var sorted = ranges.OrderBy(r => r.Start).ToList();
-        Assert.Equal(Enumerable.Range(0, 11).Select(c => 5 + (3 * c)), sorted.Select(r => r.Start));
-        Assert.All(sorted.SkipLast(1), r => Assert.Equal(3, r.Length));
-        Assert.Equal(new IndexRange(35, 36), sorted[^1]);
+        int[] lengths = [3, 3, 3, 3, 3, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1];
+        Assert.Equal(lengths, sorted.Select(r => r.Length));
+        Assert.Equal(5, sorted[0].Start);
+        Assert.All(sorted.Zip(sorted.Skip(1)), pair => Assert.Equal(pair.First.End, pair.Second.Start));
+        Assert.Equal(36, sorted[^1].End);
+    }
+
+    [Theory]
+    [InlineData(31, 3, 2, 3)]
+    [InlineData(12, 3, 2, 3)]
+    [InlineData(11, 3, 2, 2)]
+    [InlineData(7, 3, 2, 1)]
+    [InlineData(1, 4, 8, 1)]
+    [InlineData(1000, 4, 1, 4)]
+    [InlineData(5, 2, 2, 1)]
+    public void NextChunk_shrinks_to_single_indexes_as_the_range_runs_out(long remaining, int chunk, int dealers, int expected) =>
+        Assert.Equal(expected, NestedLoop.NextChunk(remaining, chunk, dealers));
+
+    [Fact]
+    public void NextChunk_names_a_bad_argument()
+    {
+        Assert.Equal("remaining", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.NextChunk(0, 3, 2)).ParamName);
+        Assert.Equal("chunk", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.NextChunk(5, 0, 2)).ParamName);
+        Assert.Equal("dealers", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.NextChunk(5, 3, 0)).ParamName);
     }
 
     [Fact]

@@ -79,6 +79,18 @@ public sealed partial class MultiprogramScheduler
         return count;
     }
 
+    private static void Count(ref long counter, long amount)
+    {
+        if (Environment.Is64BitProcess)
+        {
+            Volatile.Write(ref counter, counter + amount);
+        }
+        else
+        {
+            Interlocked.Add(ref counter, amount);
+        }
+    }
+
     /// <summary>Under the gate, after a decision was applied: counts it, tells the event source, queues the event.</summary>
     /// <param name="decision">The decision.</param>
     private void Publish(RebalanceEvent decision)
@@ -87,9 +99,15 @@ public sealed partial class MultiprogramScheduler
         int index = (2 * (int)decision.Reason) + (decision.Skipped ? 1 : 0);
         if (Instrumentation.MetricsEnabled)
         {
-            // Kept for the meter only, so not counted when it is absent.
-            Interlocked.Increment(ref _decisionsByReason[index]); // Interlocked: read lock-free by the meter.
-            Interlocked.Add(ref _moves, decision.Moves.Count);
+            // Kept for the meter only, so not counted when it is absent. One writer (this method runs under the gate),
+            // read lock-free by the meter with Interlocked.Read: a plain add published by Volatile.Write is a whole
+            // 64-bit store in a 64-bit process (no lock prefix: this runs at every interval check); a 32-bit process
+            // needs Interlocked to store 64 bits at once.
+            Count(ref _decisionsByReason[index], 1);
+            if (decision.Moves.Count > 0)
+            {
+                Count(ref _moves, decision.Moves.Count);
+            }
         }
 
         if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())

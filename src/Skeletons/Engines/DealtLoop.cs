@@ -13,11 +13,12 @@ namespace DivCon.Skeletons.Engines;
 /// Why not halving: halving hands each worker a contiguous part of the range, balanced in index count; when there are
 /// few iterations per worker and they differ in cost, or when a worker is slowed by something else, the parts end
 /// unevenly and the last leaf of the slowest worker sets the loop's end. Dealing balances to one chunk: a worker that
-/// finishes early takes the next chunk. Every index is claimed exactly once: <see cref="_next"/> only grows, by one
-/// chunk per claim (<see cref="Interlocked.Add(ref long, long)"/>), and a claim at or past the end is empty. A long
-/// counter: dealers that find the range done each add one chunk more, which an int could overflow near
-/// <see cref="int.MaxValue"/>. A fault or cancellation moves the counter past the end, so the other dealers stop at
-/// their next claim. The dealers' cheapest measured chunk, per index, is remembered at the root's merge (after every
+/// finishes early takes the next chunk. Every index is claimed exactly once: <see cref="_next"/> only grows, each
+/// claim moving it from the offset its dealer read to that offset plus the claim's length by compare-and-swap (a
+/// dealer whose swap fails claimed nothing and reads again), and a dealer that reads an offset at or past the end
+/// stops. Claims shrink towards the end (<see cref="NestedLoop.NextChunk"/>): with a fixed chunk, the last claim
+/// could hold one dealer for several indexes while the others had none left. A fault or cancellation moves the
+/// counter past the end, so the other dealers stop at their next claim. The dealers' cheapest measured chunk, per index, is remembered at the root's merge (after every
 /// dealer has ended, so the run's measurements are complete), replacing the memory as a halving run's would.
 /// </remarks>
 internal sealed class DealtLoop
@@ -91,15 +92,23 @@ internal sealed class DealtLoop
         {
             while (true)
             {
-                long offset = Interlocked.Add(ref _next, _chunk) - _chunk;
+                // Claim [offset, offset + take): take shrinks towards the end (NestedLoop.NextChunk), so the last
+                // claims are single indexes and the dealers finish within one index of each other.
+                long offset = Volatile.Read(ref _next);
                 if (offset >= length)
                 {
                     return cheapest;
                 }
 
+                int take = NestedLoop.NextChunk(length - offset, _chunk, _dealers);
+                if (Interlocked.CompareExchange(ref _next, offset + take, offset) != offset)
+                {
+                    continue; // another dealer claimed from this offset first: read the counter again
+                }
+
                 _cancellationToken.ThrowIfCancellationRequested();
                 int start = _range.Start + (int)offset;
-                int end = _range.Start + (int)Math.Min(offset + _chunk, length);
+                int end = _range.Start + (int)(offset + take);
                 long started = Stopwatch.GetTimestamp();
                 _map(new IndexRange(start, end));
                 cheapest = Math.Min(cheapest, (double)Math.Max(Stopwatch.GetTimestamp() - started, 1) / (end - start));

@@ -219,6 +219,24 @@ internal static class NestedLoop
         return chunk <= MaximumDealtChunk ? (int)chunk : 0;
     }
 
+    /// <summary>
+    /// How many indexes a dealer claims when <paramref name="remaining"/> are left (guided self-scheduling): the chunk,
+    /// but at most the remaining indexes over twice the dealers, and at least one. Early claims are whole chunks; the
+    /// last ones single indexes, so no dealer is left holding several while the others have run out.
+    /// </summary>
+    /// <param name="remaining">Indexes not yet claimed, at least 1.</param>
+    /// <param name="chunk">The loop's chunk (<see cref="DealtChunk"/>), at least 1.</param>
+    /// <param name="dealers">The loop's dealers, at least 1.</param>
+    /// <returns>min(<paramref name="chunk"/>, max(1, <paramref name="remaining"/> / (2 <paramref name="dealers"/>))).</returns>
+    /// <exception cref="ArgumentOutOfRangeException">An argument is less than 1.</exception>
+    internal static int NextChunk(long remaining, int chunk, int dealers)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(remaining, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(chunk, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(dealers, 1);
+        return (int)Math.Min(chunk, Math.Max(1, remaining / (2L * dealers)));
+    }
+
     /// <summary>How many dealers a dealt loop starts: one per worker, but no more than it has chunks.</summary>
     /// <param name="size">The loop's indexes, at least 1.</param>
     /// <param name="chunk">Indexes per chunk, at least 1.</param>
