@@ -90,7 +90,7 @@ public sealed class ChildTimeoutAndFaultsTests
             var host = CliHost.ForWriters(TextWriter.Null, TextWriter.Null, "divcon");
             var options = new DomainFaultOptions(
                 host.Machine.CpusFor(host.Machine.CpuCount), host.Machine.PinningSupported, Children: 2, Kills: 2, Cycles: 4, KillEvery: TimeSpan.FromSeconds(0.5),
-                HoldMinMilliseconds: 20, HoldMaxMilliseconds: 80, DecisionInterval: TimeSpan.FromMilliseconds(100), BoundIntervals: 50,
+                HoldMinMilliseconds: 20, HoldMaxMilliseconds: 80, DecisionInterval: TimeSpan.FromMilliseconds(100), BoundIntervals: 200,
                 ChildTimeout: TimeSpan.FromSeconds(60), Seed: 3);
 
             DomainFaultResult result = await DomainFaultsCommand.RunAsync(host, root, "faults", options, CancellationToken.None).WaitAsync(TimeSpan.FromMinutes(10)); // about 30 s idle; each child start takes seconds on a loaded machine
