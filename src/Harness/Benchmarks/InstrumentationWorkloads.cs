@@ -29,7 +29,7 @@ public static class InstrumentationWorkloads
     public const double BatchSeconds = 0.02;
 
     /// <summary>The switch the A/B toggles.</summary>
-    public const string SwitchName = Schedulers.Instrumentation.SwitchName;
+    public const string SwitchName = Instrumentation.SwitchName;
 
     /// <summary>The meters DivCon creates when its instrumentation is on.</summary>
     public static readonly IReadOnlyList<string> MeterNames = ["DivCon.Schedulers", "DivCon.Skeletons"];
@@ -59,10 +59,10 @@ public static class InstrumentationWorkloads
     {
         ArgumentNullException.ThrowIfNull(output);
         bool? hostSwitch = AppContext.TryGetSwitch(SwitchName, out bool value) ? value : null;
-        if (hostSwitch != expectOn || Schedulers.Instrumentation.IsSupported != expectOn)
+        if (hostSwitch != expectOn || Instrumentation.IsSupported != expectOn)
         {
             throw new InvalidOperationException(
-                $"Started for the instrumentation {(expectOn ? "on" : "off")}, but the runtime host gave {SwitchName}={hostSwitch?.ToString() ?? "unset"} and the scheduler reads {Schedulers.Instrumentation.IsSupported}.");
+                $"Started for the instrumentation {(expectOn ? "on" : "off")}, but the runtime host gave {SwitchName}={hostSwitch?.ToString() ?? "unset"} and the scheduler reads {Instrumentation.IsSupported}.");
         }
 
         bool Wanted(string name) => only is null || only.Contains(name);
