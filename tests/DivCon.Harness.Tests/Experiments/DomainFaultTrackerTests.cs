@@ -10,12 +10,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void A_kill_is_reassigned_when_another_live_child_serves_each_of_its_cpus_after_the_kill()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
-        tracker.Add(30, 0);
-        tracker.OnLine(10, "arrive 100 0 busy", 100);
-        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        DomainFaultTracker tracker = ThreeChildrenTheFirstServingBothCpus();
         Assert.Equal([10], tracker.LiveHolders());
         Assert.True(tracker.IsPartition(Cpus));
 
@@ -59,12 +54,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void Moves_stamped_before_the_kill_but_read_after_it_count_from_their_own_timestamps()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
-        tracker.Add(30, 0);
-        tracker.OnLine(10, "arrive 100 0 busy", 100);
-        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        DomainFaultTracker tracker = ThreeChildrenTheFirstServingBothCpus();
         tracker.OnLine(20, "arrive 102 1 busy", 102); // 20 served CPU 1 too (a move under way) ...
         ReassignmentWatch watch = tracker.BeginKill(10, 1000);
         Assert.True(watch.ServedBy(1) is (ReassignmentWatch.ServedAtKill, 1000));
@@ -188,6 +178,18 @@ public sealed class DomainFaultTrackerTests
         Assert.False(lost.MeetsCriterion);
         Assert.Contains("NOT met", string.Join('\n', lost.Markdown()), StringComparison.Ordinal);
         Assert.Throws<ArgumentOutOfRangeException>(() => ReassignmentSummary.Compute(fast, TimeSpan.Zero));
+    }
+
+    // Children 10, 20 and 30; 10 serves CPUs 0 and 1 from ticks 100 and 101.
+    private static DomainFaultTracker ThreeChildrenTheFirstServingBothCpus()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.Add(30, 0);
+        tracker.OnLine(10, "arrive 100 0 busy", 100);
+        tracker.OnLine(10, "arrive 101 1 busy", 101);
+        return tracker;
     }
 }
 
