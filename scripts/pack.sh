@@ -6,7 +6,7 @@
 #
 # Usage: scripts/pack.sh [FEED] [extra `dotnet pack` arguments, e.g. --no-build after a Release build]
 #   FEED defaults to ./feed. VERSION=<version> overrides the version of Directory.Build.props.
-# Then consume the feed as README.md ("Install") shows: a nuget.config with package source mapping.
+# Then consume the feed as docs/guide.md ("Installing from a folder feed") shows: a nuget.config with package source mapping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
