@@ -20,7 +20,7 @@ namespace DivCon.Harness.Cli;
 /// <remarks>
 /// Options: <c>--a DLL</c> and <c>--b DLL</c> (the two builds' <c>DivCon.Bench.Runtimes.dll</c>; required),
 /// <c>--a-commit TEXT</c>, <c>--b-commit TEXT</c>, <c>--program-commit TEXT</c> (what the README names them),
-/// <c>--pairs N</c> (12), <c>--seconds S</c> timed per case and child (1), <c>--warmup S</c> unrecorded per case and
+/// <c>--pairs N</c> (10), <c>--seconds S</c> timed per case and child (1), <c>--warmup S</c> unrecorded per case and
 /// child (1), <c>--workers N</c> (2), <c>--only a,b</c> (case names), <c>--out DIR</c> (default
 /// <c>results-local/bench-pairs-&lt;time&gt;</c>; an existing non-empty folder is refused), <c>--command TEXT</c>
 /// (the command line the README records; default this one), <c>--validate</c> (check the options and stop).
@@ -43,7 +43,7 @@ public static class PairsBenchCommand
     /// <returns>The command.</returns>
     public static System.CommandLine.Command Create(CliHost host)
     {
-        var command = new System.CommandLine.Command(Name, "Paired comparison of two builds of bench/Runtimes' flat cases (scripts/bench-pairs.sh builds them): --a DLL --b DLL --pairs N (12) --seconds S (1) --warmup S (1) --workers N (2) --only a,b --out DIR.")
+        var command = new System.CommandLine.Command(Name, "Paired comparison of two builds of bench/Runtimes' flat cases (scripts/bench-pairs.sh builds them): --a DLL --b DLL --pairs N (10) --seconds S (1) --warmup S (1) --workers N (2) --only a,b --out DIR.")
         {
             TreatUnmatchedTokensAsErrors = false,
         };
@@ -409,7 +409,7 @@ public static class PairsBenchCommand
                 "--workers" => settings with { Workers = int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out int workers) && workers is >= 1 and <= 1024 ? workers : throw new ArgumentException($"--workers must be a whole number from 1 to 1024, got '{value}'.") },
                 "--out" => settings with { Out = string.IsNullOrWhiteSpace(value) ? throw new ArgumentException("--out needs a folder, got ''.") : value },
                 "--only" => settings with { Only = Names(value) },
-                _ => throw new ArgumentException($"unknown option '{option}' (--a, --b, --pairs, --seconds, --warmup, --workers, --only, --out)."),
+                _ => throw new ArgumentException($"unknown option '{option}' (--pairs, --seconds, --warmup, --workers, --only, --out; --a and --b name the builds)."),
             };
         }
 
@@ -455,7 +455,7 @@ public static class PairsBenchCommand
 
         public string? Command { get; init; }
 
-        public int Pairs { get; init; } = 12;
+        public int Pairs { get; init; } = 10;
 
         public double Seconds { get; init; } = 1;
 
