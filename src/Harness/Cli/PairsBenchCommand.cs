@@ -70,6 +70,12 @@ public static class PairsBenchCommand
             return CommandActions.BadInput;
         }
 
+        if (settings.Out is { } existing && Directory.Exists(existing) && Directory.EnumerateFileSystemEntries(existing).Any())
+        {
+            host.Error.WriteLine($"error: --out {existing} exists and is not empty; results are never overwritten.");
+            return CommandActions.BadInput;
+        }
+
         if (settings.Validate)
         {
             return 0;

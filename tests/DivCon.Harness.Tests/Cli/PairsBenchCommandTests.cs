@@ -84,6 +84,11 @@ public sealed class PairsBenchCommandTests
             var (exitCode, _, error) = await CliRunner.RunAsync(PairsBenchCommand.Name, "--a", program, "--b", program, "--out", folder);
             Assert.Equal(1, exitCode);
             Assert.Contains("never overwritten", error, StringComparison.Ordinal);
+
+            // Found before the builds too: the script validates its options first.
+            (exitCode, _, error) = await CliRunner.RunAsync(PairsBenchCommand.Name, "--validate", "--out", folder);
+            Assert.Equal(1, exitCode);
+            Assert.StartsWith("error: --out ", Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
         }
         finally
         {
