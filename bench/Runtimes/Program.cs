@@ -11,6 +11,7 @@ const string Usage = """
                                      [--tree-depth 19] [--program mergesort] [--workers 2] [--speedup-reps 8]
                                      [--size N|2^k (default: the program's thesis size)]
            DivCon.Bench.Runtimes report --csv FILE --out FILE.md [--title TEXT]
+           DivCon.Bench.Runtimes flat [--warmup 1] [--seconds 1] [--workers 2] [--only a,b]   (.NET only; see scripts/bench-pairs.sh)
            DivCon.Bench.Runtimes trace --out FOLDER [--programs strassen-thesis,quicksort-thesis,mergesort-thesis]
                                        [--size quick|thesis|N] [--workers 1] [--granularity-cores 1]
                                        [--granularity time|leaves] [--repeat 3] [--seed 42]
@@ -33,6 +34,14 @@ try
         return 0;
     }
 
+#if NET
+    if (args.Length > 0 && args[0] == "flat")
+    {
+        FlatCommand.Run(args.Skip(1).ToArray(), Console.Out);
+        return 0;
+    }
+
+#endif
     if (args.Length > 0 && args[0] == "trace")
     {
         TraceRecorder.Run(TraceOptions.Parse(args.Skip(1).ToArray()), Console.Out);

@@ -25,10 +25,10 @@ public class GranularityBenchmarks
 #pragma warning restore CA1001
 {
     /// <summary>Elements summed.</summary>
-    public const int Length = 1 << 24;
+    public const int Length = FlatWorkloads.SumLength;
 
     /// <summary>Elements per leaf.</summary>
-    public const int LeafSize = 256;
+    public const int LeafSize = FlatWorkloads.SumLeafSize;
 
     private int[] _data = [];
     private DivideAndConquer<IndexRange, long> _program = null!;
@@ -85,53 +85,17 @@ public class GranularityBenchmarks
     /// <summary>Halving recursion with <see cref="Parallel.Invoke(Action[])"/> at every node, the same leaves.</summary>
     /// <returns>The sum.</returns>
     [Benchmark]
-    public long ParallelInvokeRecursion() => InvokeSum(_data, 0, _data.Length);
+    public long ParallelInvokeRecursion() => FlatWorkloads.ParallelInvokeSum(_data, 0, _data.Length, LeafSize);
 
     /// <summary>Halving recursion with <see cref="Task.Run(Func{Task})"/> and <c>await</c> at every node, the same leaves.</summary>
     /// <returns>The sum.</returns>
     [Benchmark]
-    public long TaskRunAwaitRecursion() => TaskRunSum(_data, 0, _data.Length).GetAwaiter().GetResult();
+    public long TaskRunAwaitRecursion() => FlatWorkloads.TaskRunSumAsync(_data, 0, _data.Length, LeafSize).GetAwaiter().GetResult();
 
     /// <summary><see cref="Parallel.ForEach{TSource}(Partitioner{TSource}, Action{TSource})"/> over TPL's default range partitioner, with per-thread sums.</summary>
     /// <returns>The sum.</returns>
     [Benchmark]
-    public long ParallelForRangePartitioner()
-    {
-        long total = 0;
-        Parallel.ForEach(
-            Partitioner.Create(0, _data.Length),
-            () => 0L,
-            (range, _, local) => local + GranularityWorkloads.SumRange(_data, range.Item1, range.Item2),
-            local => Interlocked.Add(ref total, local));
-        return total;
-    }
-
-    private static long InvokeSum(int[] data, int start, int end)
-    {
-        if (end - start <= LeafSize)
-        {
-            return GranularityWorkloads.SumRange(data, start, end);
-        }
-
-        int middle = start + ((end - start) / 2);
-        long left = 0;
-        long right = 0;
-        Parallel.Invoke(() => left = InvokeSum(data, start, middle), () => right = InvokeSum(data, middle, end));
-        return left + right;
-    }
-
-    private static async Task<long> TaskRunSum(int[] data, int start, int end)
-    {
-        if (end - start <= LeafSize)
-        {
-            return GranularityWorkloads.SumRange(data, start, end);
-        }
-
-        int middle = start + ((end - start) / 2);
-        var left = Task.Run(() => TaskRunSum(data, start, middle));
-        long right = await TaskRunSum(data, middle, end).ConfigureAwait(false);
-        return await left.ConfigureAwait(false) + right;
-    }
+    public long ParallelForRangePartitioner() => FlatWorkloads.ParallelForEachSum(_data);
 }
 
 /// <summary>

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Diagnostics.Tracing;
 using System.Globalization;
@@ -26,7 +25,7 @@ namespace DivCon.Harness.Benchmarks;
 public static class InstrumentationWorkloads
 {
     /// <summary>The target length of one timed batch.</summary>
-    public const double BatchSeconds = 0.02;
+    public const double BatchSeconds = BatchTiming.BatchSeconds;
 
     /// <summary>The switch the A/B toggles.</summary>
     public const string SwitchName = Instrumentation.SwitchName;
@@ -212,44 +211,11 @@ public static class InstrumentationWorkloads
 
     /// <summary>Runs <paramref name="operation"/> in batches of about <see cref="BatchSeconds"/> for <paramref name="seconds"/>.</summary>
     /// <param name="operation">One call.</param>
-    /// <param name="seconds">Timed seconds (at least 5 batches).</param>
+    /// <param name="seconds">Timed seconds (at least 5 batches), after a warm-up of a quarter of that.</param>
     /// <returns>Seconds per call in each batch.</returns>
-    internal static double[] TimeBatches(Action operation, double seconds)
-    {
-        // Warm-up: tiered compilation and the pool's threads (a quarter of the time, at least 3 calls).
-        long warmupEnd = Stopwatch.GetTimestamp() + (long)(seconds / 4 * Stopwatch.Frequency);
-        int warmupCalls = 0;
-        long start = Stopwatch.GetTimestamp();
-        while (warmupCalls < 3 || Stopwatch.GetTimestamp() < warmupEnd)
-        {
-            operation();
-            warmupCalls++;
-        }
+    internal static double[] TimeBatches(Action operation, double seconds) => BatchTiming.Time(operation, seconds / 4, seconds);
 
-        double perCall = Stopwatch.GetElapsedTime(start).TotalSeconds / warmupCalls;
-        int calls = (int)Math.Clamp(BatchSeconds / Math.Max(perCall, 1e-9), 1, 1_000_000);
-        var batches = new List<double>();
-        long end = Stopwatch.GetTimestamp() + (long)(seconds * Stopwatch.Frequency);
-        while (batches.Count < 5 || Stopwatch.GetTimestamp() < end)
-        {
-            long batchStart = Stopwatch.GetTimestamp();
-            for (int i = 0; i < calls; i++)
-            {
-                operation();
-            }
-
-            batches.Add(Stopwatch.GetElapsedTime(batchStart).TotalSeconds / calls);
-        }
-
-        return [.. batches];
-    }
-
-    private static double Median(double[] values)
-    {
-        double[] sorted = [.. values.Order()];
-        int middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
+    private static double Median(double[] values) => BatchTiming.Median(values);
 
     private static long Checked(long actual, long expected) =>
         actual == expected ? actual : throw new InvalidOperationException($"fib computed {actual}, expected {expected}.");

@@ -115,7 +115,7 @@ public class SkeletonBenchmarks
         long total = 0;
         for (int i = 0; i < LaunchesPerInvoke; i++)
         {
-            total += Task.Run(() => TaskRunSumAsync(_data, 0, _data.Length)).GetAwaiter().GetResult();
+            total += Task.Run(() => FlatWorkloads.TaskRunSumAsync(_data, 0, _data.Length, LeafSize)).GetAwaiter().GetResult();
         }
 
         return total;
@@ -130,7 +130,7 @@ public class SkeletonBenchmarks
         long total = 0;
         for (int i = 0; i < LaunchesPerInvoke; i++)
         {
-            total += ParallelInvokeSum(_data, 0, _data.Length);
+            total += FlatWorkloads.ParallelInvokeSum(_data, 0, _data.Length, LeafSize);
         }
 
         return total;
@@ -184,31 +184,5 @@ public class SkeletonBenchmarks
         }
 
         return total;
-    }
-
-    private static async Task<long> TaskRunSumAsync(int[] data, int start, int end)
-    {
-        if (end - start <= LeafSize)
-        {
-            return TreeWorkloads.SumRange(data, start, end);
-        }
-
-        int middle = start + ((end - start) / 2);
-        Task<long> left = Task.Run(() => TaskRunSumAsync(data, start, middle));
-        long right = await TaskRunSumAsync(data, middle, end).ConfigureAwait(false);
-        return await left.ConfigureAwait(false) + right;
-    }
-
-    private static long ParallelInvokeSum(int[] data, int start, int end)
-    {
-        if (end - start <= LeafSize)
-        {
-            return TreeWorkloads.SumRange(data, start, end);
-        }
-
-        int middle = start + ((end - start) / 2);
-        long left = 0, right = 0;
-        Parallel.Invoke(() => left = ParallelInvokeSum(data, start, middle), () => right = ParallelInvokeSum(data, middle, end));
-        return left + right;
     }
 }

@@ -42,6 +42,7 @@ public static class HarnessCli
             SimulateMixesCommand.Create(host),
             BenchCommand.Create(),
             InstrumentationBenchCommand.Create(host),
+            PairsBenchCommand.Create(host),
         };
     }
 
@@ -62,6 +63,11 @@ public static class HarnessCli
         if (args.Length > 0 && args[0] == InstrumentationBenchCommand.Name)
         {
             return Task.FromResult(InstrumentationBenchCommand.Run(args[1..], host));
+        }
+
+        if (args.Length > 0 && args[0] == PairsBenchCommand.Name)
+        {
+            return Task.FromResult(PairsBenchCommand.Run(args[1..], host));
         }
 
         // No command (nothing, or options only such as --out x): the demo. The root keeps --help and --version.
