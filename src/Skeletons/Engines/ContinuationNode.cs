@@ -45,7 +45,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private static readonly Action<object?> s_process = static state =>
     {
         var node = (ContinuationNode<TProblem, TResult>)state!;
-        using (node._run.Family.EnterTask())
+        using (RunFamily.EnterTask(node._run.Family))
         {
             node.Process();
         }
@@ -54,7 +54,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
     private static readonly Action<object?> s_merge = static state =>
     {
         var node = (ContinuationNode<TProblem, TResult>)state!;
-        using (node._run.Family.EnterTask())
+        using (RunFamily.EnterTask(node._run.Family))
         {
             node.Merge();
         }
@@ -144,19 +144,19 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
     /// <summary>
     /// Queues a task of the run, counted in its family from now until its delegate returns (the delegate enters the
-    /// family, see <see cref="RunFamily.EnterTask"/>); a refused task is counted down at once and the refusal rethrown.
+    /// family, see <see cref="RunFamily.EnterTask(RunFamily?)"/>); a refused task is counted down at once and the refusal rethrown.
     /// </summary>
     private static void StartCounted(RunContext<TProblem, TResult> run, Action<object?> step, object state)
     {
         var family = run.Family;
-        family.TaskQueued();
+        family?.TaskQueued();
         try
         {
             Task.Factory.StartNew(step, state, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
         }
         catch
         {
-            family.TaskEnded();
+            family?.TaskEnded();
             throw;
         }
     }
@@ -642,7 +642,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
 
         private void Run()
         {
-            using (parent._run.Family.EnterTask())
+            using (RunFamily.EnterTask(parent._run.Family))
             {
                 parent.RunSiblings(subproblems, start, end, firstOwnTask: true);
             }
@@ -873,7 +873,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         private static readonly Action<object?> s_resume = static state =>
         {
             var pending = (PendingPhase<T>)state!;
-            using (pending._node._run.Family.EnterTask())
+            using (RunFamily.EnterTask(pending._node._run.Family))
             {
                 pending.Resume();
             }

@@ -48,8 +48,10 @@ internal sealed class RunContext<TProblem, TResult>
         RecursionLimit = options.RecursionLimit;
         Granularity = granularity;
         ExecutesInlineSubtrees = program.ExecuteSolvesAnyProblem;
-        // A run started from a task of another run's family (a node's split or merge) joins it: see RunFamily.
-        Family = RunFamily.Current ?? new RunFamily();
+        // A run started from a task of another run's family (a node's split or merge) joins it: see RunFamily. A
+        // synchronous program starts no family of its own: its splits and merges cannot await a loop, so nothing would
+        // read the count, and counting costs each of its tasks two atomic adds and the thread-static switches.
+        Family = RunFamily.Current ?? (granularity.AsynchronousPhases ? new RunFamily() : null);
         ReportsSizes = program is GranularDivideAndConquer<TProblem, TResult>;
         Token = cancellationToken;
         if (Instrumentation.MetricsEnabled)
@@ -90,8 +92,11 @@ internal sealed class RunContext<TProblem, TResult>
     /// <summary>Whether a node whose subtree runs inline executes its problem instead (the program's <c>ExecuteSolvesAnyProblem</c>, read once).</summary>
     public bool ExecutesInlineSubtrees { get; }
 
-    /// <summary>This run and the runs it is nested in: how many of their tasks are queued or running (continuation engine).</summary>
-    public RunFamily Family { get; }
+    /// <summary>
+    /// This run and the runs it is nested in: how many of their tasks are queued or running (continuation engine);
+    /// null for a synchronous program's run that is not nested in a family (nothing would read its count).
+    /// </summary>
+    public RunFamily? Family { get; }
 
     /// <summary>Whether the program reports sizes (a granular program).</summary>
     public bool ReportsSizes { get; }

@@ -17,13 +17,15 @@ namespace DivCon.Skeletons.Engines;
 /// package teaches) joins its node's family; one started from a continuation after an <c>await</c> runs on another
 /// task and starts a family of its own, which only means its loops see less of the enclosing parallelism.</para>
 /// <para>The count is a hint read without a lock: a loop that reads a stale value only runs in parallel when it
-/// could have run sequentially or the reverse; it never changes what is computed. Every task of a run changes it twice
-/// (queued, ended), on every worker at once, so it is striped: each thread counts on its own stripe (a cache line of
-/// its own, <see cref="t_stripe"/>), with an interlocked add because two threads may share a stripe. One shared
-/// counter made every task pay for moving that cache line between the cores, twice: a tree whose every node is a
-/// task ran 1.6-1.9 times as long. A task is counted up on the stripe of the thread that queues it and down on the
-/// stripe of the thread that runs it, so a single stripe may go negative; only the sum (<see cref="ActiveTasks"/>,
-/// read only when a nested loop starts) means anything, and it is exact once the adds it sums have happened.</para>
+/// could have run sequentially or the reverse; it never changes what is computed. Every counted task changes it
+/// twice (queued, ended), on every worker at once, and one shared counter made each task pay for moving its cache
+/// line between the cores twice (a tree whose every node is a task ran 1.6-1.9 times as long as without the count).
+/// So the count is striped: a thread adds on the stripe of the CPU it runs on (<c>Thread.GetCurrentProcessorId</c>;
+/// on older targets a stripe per thread, taken in turn), each stripe a cache line of its own, with an interlocked add
+/// because two threads may share a stripe. A task is counted up on one stripe and down on another, so a single stripe
+/// may go negative; only the sum (<see cref="ActiveTasks"/>, read only when a nested loop starts) means anything.
+/// And a synchronous program's run, whose splits and merges cannot await a loop, counts nothing unless it is nested
+/// in a family (see <c>RunContext.Family</c>).</para>
 /// </remarks>
 internal sealed class RunFamily
 {
@@ -35,16 +37,18 @@ internal sealed class RunFamily
     [ThreadStatic]
     private static int t_inlineCalls;
 
-    // Stripes of the count, Stride ints apart (128 bytes: a cache line and the one the hardware prefetches with it),
-    // Stripes of them; a power of two.
+    // Stripes of the count, Stride ints apart (128 bytes: a cache line and the one the hardware prefetches with it);
+    // a power of two, at most 16 (past that, CPUs share stripes: fewer collisions than one line, and 2 KB a family).
     private const int Stride = 32;
     private static readonly int s_stripes = (int)Math.Min(16, RoundUpToPowerOfTwo((uint)Math.Max(1, Environment.ProcessorCount)));
+
+#if !NETCOREAPP
     private static int s_nextStripe;
 
-    // This thread's stripe plus one (0: not chosen yet): threads take stripes in turn, so up to Stripes threads (a
-    // scheduler's workers) count without sharing a cache line.
+    // This thread's stripe plus one (0: not chosen yet), where the CPU's number is not available.
     [ThreadStatic]
     private static int t_stripe;
+#endif
 
     // Tasks of the family queued or running, summed over the stripes (see the remarks).
     private readonly int[] _active = new int[s_stripes * Stride];
@@ -76,9 +80,14 @@ internal sealed class RunFamily
     /// <summary>Counts a task of the family that ended (or was refused).</summary>
     public void TaskEnded() => Interlocked.Decrement(ref _active[StripeOffset()]);
 
-    // The index of this thread's stripe in _active.
+    // The index in _active of the stripe this thread adds on now.
     private static int StripeOffset()
     {
+#if NETCOREAPP
+        // Cached by the runtime and refreshed now and then: a few nanoseconds, and threads running at the same moment
+        // on different CPUs (a scheduler's workers) add on different lines.
+        return (Thread.GetCurrentProcessorId() & (s_stripes - 1)) * Stride;
+#else
         int stripe = t_stripe;
         if (stripe == 0)
         {
@@ -86,6 +95,7 @@ internal sealed class RunFamily
         }
 
         return (stripe - 1) * Stride;
+#endif
     }
 
     private static uint RoundUpToPowerOfTwo(uint value)
@@ -100,24 +110,34 @@ internal sealed class RunFamily
     }
 
     /// <summary>
-    /// Makes this family current on the thread while one of its tasks runs (and clears the inline mark, which belongs
-    /// to whatever this thread was doing before: a task run inside a blocking wait); <see cref="TaskScope.Dispose"/>
-    /// restores both and counts the task down.
+    /// Makes <paramref name="family"/> current on the thread while one of its tasks runs (and clears the inline mark,
+    /// which belongs to whatever this thread was doing before: a task run inside a blocking wait);
+    /// <see cref="TaskScope.Dispose"/> restores both and counts the task down. Does nothing for a run without a family.
     /// </summary>
-    public TaskScope EnterTask()
+    public static TaskScope EnterTask(RunFamily? family)
     {
-        var scope = new TaskScope(this, t_current, t_inlineCalls);
-        t_current = this;
+        if (family is null)
+        {
+            return default;
+        }
+
+        var scope = new TaskScope(family, t_current, t_inlineCalls);
+        t_current = family;
         t_inlineCalls = 0;
         return scope;
     }
 
     /// <summary>One task of the family running on this thread (see <see cref="EnterTask"/>).</summary>
-    internal readonly struct TaskScope(RunFamily family, RunFamily? previous, int previousInlineCalls) : IDisposable
+    internal readonly struct TaskScope(RunFamily? family, RunFamily? previous, int previousInlineCalls) : IDisposable
     {
         /// <summary>Restores the thread's previous family and inline mark, and counts the task down.</summary>
         public void Dispose()
         {
+            if (family is null)
+            {
+                return; // the default scope of a run without a family
+            }
+
             t_current = previous;
             t_inlineCalls = previousInlineCalls;
             family.TaskEnded();
