@@ -218,6 +218,65 @@ public sealed class NestedLoopParallelismTests
         Assert.True(TestTimeouts.SpinUntil(() => inside!.ActiveTasks == 0), $"{inside!.ActiveTasks} tasks still counted");
     }
 
+    [Fact]
+    public async Task A_synchronous_run_outside_any_family_counts_nothing()
+    {
+        // A synchronous program's splits and merges cannot await a loop: its run starts no family, so its tasks pay
+        // for no count (every node a task here, so each node runs on a task of its own).
+        var seen = new System.Collections.Concurrent.ConcurrentBag<RunFamily?>();
+        var program = DivideAndConquer.Create<int, int>(
+            shouldSplit: (n, depth) => depth < 3,
+            split: (n, depth) =>
+            {
+                seen.Add(RunFamily.Current);
+                return [n, n];
+            },
+            execute: (n, depth) =>
+            {
+                seen.Add(RunFamily.Current);
+                return n;
+            },
+            merge: (results, depth) => results[0] + results[1],
+            granularity: Granularity.EveryNodeATask);
+
+        int sum = await program.RunAsync(1).WaitAsync(TestTimeouts.Generous);
+
+        Assert.Equal(8, sum);
+        Assert.Equal(15, seen.Count);
+        Assert.All(seen, Assert.Null);
+    }
+
+    [Fact]
+    public void The_count_is_the_sum_over_its_stripes_whatever_threads_count_up_and_down()
+    {
+        // Counted up on the threads that queue and down on those that run: a stripe alone may go negative, the sum
+        // is exact once the adds have happened.
+        var family = new RunFamily();
+        const int Threads = 8;
+        const int PerThread = 20_000;
+        var options = new ParallelOptions { MaxDegreeOfParallelism = Threads };
+        Parallel.For(0, Threads, options, _ =>
+        {
+            for (int i = 0; i < PerThread; i++)
+            {
+                family.TaskQueued();
+            }
+        });
+        Assert.Equal(Threads * PerThread, family.ActiveTasks);
+
+        // Down on other threads, in a different split of the work, with some up-and-down pairs among them.
+        Parallel.For(0, Threads * 2, options, _ =>
+        {
+            for (int i = 0; i < PerThread / 2; i++)
+            {
+                family.TaskEnded();
+                family.TaskQueued();
+                family.TaskEnded();
+            }
+        });
+        Assert.Equal(0, family.ActiveTasks);
+    }
+
     [Theory]
     // caller inline, active tasks, workers, cost per unit, size, minimum ticks -> sequential
     [InlineData(true, 0, 2, double.PositiveInfinity, 1_000_000, 100, true)]
