@@ -184,7 +184,7 @@ public static class InstrumentationBenchCommand
             File.WriteAllText(path, ChildRuntimeConfig(harnessConfig, on));
         }
 
-        string load = LoadAverage();
+        string load = PairedRuns.LoadAverage();
         host.Output.WriteLine($"bench-instrumentation: {settings.Pairs} pairs, {settings.Seconds:0.##} s per benchmark and process, to {folder} (load average {load})");
         var rows = new List<(int Pair, int Order, bool On, string Benchmark, double Nanoseconds, int Batches)>();
         string[] childArguments = [ChildFlag, "?", "--seconds", settings.Seconds.ToString("R", CultureInfo.InvariantCulture), .. settings.Only is null ? [] : (string[])["--only", string.Join(',', settings.Only)]];
@@ -207,11 +207,11 @@ public static class InstrumentationBenchCommand
 
                 host.Output.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
-                    $"pair {pair}/{settings.Pairs} {(on ? "on " : "off")} {stopwatch.Elapsed.TotalSeconds,5:0.0} s  {string.Join("  ", results.Select(r => $"{r[1]} {Format(double.Parse(r[2], CultureInfo.InvariantCulture))}"))}  [{check}]"));
+                    $"pair {pair}/{settings.Pairs} {(on ? "on " : "off")} {stopwatch.Elapsed.TotalSeconds,5:0.0} s  {string.Join("  ", results.Select(r => $"{r[1]} {PairedRuns.Format(double.Parse(r[2], CultureInfo.InvariantCulture))}"))}  [{check}]"));
             }
         }
 
-        string loadAfter = LoadAverage();
+        string loadAfter = PairedRuns.LoadAverage();
         DateTimeOffset ended = host.Time.GetUtcNow();
         var summaries = Summarize(rows.Select(r => (r.Pair, r.On, r.Benchmark, r.Nanoseconds)).ToList());
         WriteFiles(folder, settings, host, rows, summaries, started, ended, load, loadAfter);
@@ -259,7 +259,7 @@ public static class InstrumentationBenchCommand
         {
             text.AppendLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {benchmark} | {ratio.Pairs} | {Format(on)} | {Format(off)} | {ratio.Median:0.000} | [{ratio.Low:0.000}, {ratio.High:0.000}] | {(ratio.Pairs < MinimumPairsForInterval ? "too few pairs" : ratio.ContainsOne ? "no" : "yes")} |"));
+                $"| {benchmark} | {ratio.Pairs} | {PairedRuns.Format(on)} | {PairedRuns.Format(off)} | {ratio.Median:0.000} | [{ratio.Low:0.000}, {ratio.High:0.000}] | {(ratio.Pairs < MinimumPairsForInterval ? "too few pairs" : ratio.ContainsOne ? "no" : "yes")} |"));
         }
 
         return text.ToString();
@@ -329,25 +329,6 @@ public static class InstrumentationBenchCommand
         File.WriteAllText(Path.Combine(folder, "README.md"), readme.ToString());
     }
 
-    private static string Format(double nanoseconds) => nanoseconds switch
-    {
-        >= 1e6 => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds / 1e6:0.000} ms"),
-        >= 1e3 => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds / 1e3:0.00} us"),
-        _ => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds:0.0} ns"),
-    };
-
-    private static string LoadAverage()
-    {
-        try
-        {
-            return File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "unknown";
-        }
-        catch (IOException)
-        {
-            return "unknown";
-        }
-    }
-
     private static Settings Parse(string[] arguments)
     {
         var settings = new Settings();
@@ -380,17 +361,7 @@ public static class InstrumentationBenchCommand
         return settings;
     }
 
-    private static HashSet<string> Names(string value)
-    {
-        var known = InstrumentationWorkloads.Benchmarks.Select(b => b.Name).ToHashSet(StringComparer.Ordinal);
-        var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal);
-        if (names.Count == 0 || names.Any(n => !known.Contains(n)))
-        {
-            throw new ArgumentException($"--only must name benchmarks among {string.Join(", ", known)}, got '{value}'.");
-        }
-
-        return names;
-    }
+    private static HashSet<string> Names(string value) => PairedRuns.OnlyNames(value, InstrumentationWorkloads.Benchmarks.Select(b => b.Name), "benchmarks");
 
     private sealed record Settings
     {

@@ -170,7 +170,7 @@ public static class PairsBenchCommand
         {
             text.AppendLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {c.Case} | {c.BOverA.Pairs} | {Format(c.MedianA)} | {Format(c.MedianB)} | {c.BOverA.Median:0.000} | [{c.BOverA.Low:0.000}, {c.BOverA.High:0.000}] | {Shown(c.BOverA)} |"));
+                $"| {c.Case} | {c.BOverA.Pairs} | {PairedRuns.Format(c.MedianA)} | {PairedRuns.Format(c.MedianB)} | {c.BOverA.Median:0.000} | [{c.BOverA.Low:0.000}, {c.BOverA.High:0.000}] | {Shown(c.BOverA)} |"));
         }
 
         text.AppendLine();
@@ -216,7 +216,7 @@ public static class PairsBenchCommand
         ];
 
         Directory.CreateDirectory(folder);
-        string load = LoadAverage();
+        string load = PairedRuns.LoadAverage();
         host.Output.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
             $"bench-pairs: {settings.Pairs} pairs, {expected.Length} cases, {settings.Warmup:0.##} s warm-up and {settings.Seconds:0.##} s timed per case and child, to {folder} (load average {load})"));
@@ -238,11 +238,11 @@ public static class PairsBenchCommand
 
                 host.Output.WriteLine(string.Create(
                     CultureInfo.InvariantCulture,
-                    $"pair {pair}/{settings.Pairs} {build} {stopwatch.Elapsed.TotalSeconds,5:0.0} s  {string.Join("  ", results.Select(r => $"{r.Case} {Format(r.Nanoseconds)}"))}"));
+                    $"pair {pair}/{settings.Pairs} {build} {stopwatch.Elapsed.TotalSeconds,5:0.0} s  {string.Join("  ", results.Select(r => $"{r.Case} {PairedRuns.Format(r.Nanoseconds)}"))}"));
             }
         }
 
-        string loadAfter = LoadAverage();
+        string loadAfter = PairedRuns.LoadAverage();
         DateTimeOffset ended = host.Time.GetUtcNow();
         var runs = rows.Select(r => new BuildRun(r.Pair, r.Build, r.Case, r.Nanoseconds)).ToList();
         var builds = BuildComparison.CompareBuilds(runs);
@@ -364,25 +364,6 @@ public static class PairsBenchCommand
         File.WriteAllText(Path.Combine(folder, "README.md"), readme.ToString());
     }
 
-    private static string Format(double nanoseconds) => nanoseconds switch
-    {
-        >= 1e6 => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds / 1e6:0.000} ms"),
-        >= 1e3 => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds / 1e3:0.00} us"),
-        _ => string.Create(CultureInfo.InvariantCulture, $"{nanoseconds:0.0} ns"),
-    };
-
-    private static string LoadAverage()
-    {
-        try
-        {
-            return File.Exists("/proc/loadavg") ? string.Join(' ', File.ReadAllText("/proc/loadavg").Split(' ').Take(3)) : "unknown";
-        }
-        catch (IOException)
-        {
-            return "unknown";
-        }
-    }
-
     private static Settings Parse(string[] arguments)
     {
         var settings = new Settings();
@@ -435,17 +416,7 @@ public static class PairsBenchCommand
             ? seconds
             : throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"{option} must be a number of seconds from {minimum} to 600, got '{value}'."));
 
-    private static HashSet<string> Names(string value)
-    {
-        var known = FlatWorkloads.Cases.Select(c => c.Name).ToHashSet(StringComparer.Ordinal);
-        var names = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal);
-        if (names.Count == 0 || names.Any(n => !known.Contains(n)))
-        {
-            throw new ArgumentException($"--only must name cases among {string.Join(", ", known)}, got '{value}'.");
-        }
-
-        return names;
-    }
+    private static HashSet<string> Names(string value) => PairedRuns.OnlyNames(value, FlatWorkloads.Cases.Select(c => c.Name), "cases");
 
     private sealed record Settings
     {
