@@ -126,39 +126,7 @@ public static class InstrumentationBenchCommand
     {
         ArgumentNullException.ThrowIfNull(arguments);
         string assembly = typeof(InstrumentationBenchCommand).Assembly.Location;
-        string? process = Environment.ProcessPath;
-        string dotnet = process is not null && string.Equals(Path.GetFileNameWithoutExtension(process), "dotnet", StringComparison.OrdinalIgnoreCase)
-            ? process
-            : Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        var info = new ProcessStartInfo(dotnet)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in (string[])["exec", "--runtimeconfig", runtimeConfig, assembly, Name, .. arguments])
-        {
-            info.ArgumentList.Add(argument);
-        }
-
-        using Process child = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {dotnet}.");
-        Task<string> output = child.StandardOutput.ReadToEndAsync();
-        Task<string> error = child.StandardError.ReadToEndAsync();
-        if (!child.WaitForExit(timeout))
-        {
-            child.Kill(entireProcessTree: true);
-            child.WaitForExit();
-            throw new TimeoutException($"A child ({Path.GetFileName(runtimeConfig)}) took longer than {timeout}; it was killed.");
-        }
-
-        child.WaitForExit(); // The output's end (the timed wait may return before it).
-        string[] lines = output.GetAwaiter().GetResult().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        if (child.ExitCode != 0)
-        {
-            throw new InvalidOperationException($"A child ({Path.GetFileName(runtimeConfig)}) exited with {child.ExitCode}: {error.GetAwaiter().GetResult().Trim()}");
-        }
-
-        return lines;
+        return PairedRuns.RunDotnet(["exec", "--runtimeconfig", runtimeConfig, assembly, Name, .. arguments], timeout, $"A child ({Path.GetFileName(runtimeConfig)})");
     }
 
     private static int RunPairs(Settings settings, CliHost host)

@@ -229,7 +229,7 @@ public static class PairsBenchCommand
                 char build = order[position];
                 string child = $"pair {pair} build {build}";
                 var stopwatch = Stopwatch.StartNew();
-                string[] lines = RunChild(programs[build], childArguments, ChildTimeout, child);
+                string[] lines = PairedRuns.RunDotnet(["exec", programs[build], .. childArguments], ChildTimeout, $"{child} ({programs[build]})");
                 var results = ReadChild(lines, expected, child);
                 foreach (var (name, nanoseconds, batches) in results)
                 {
@@ -253,43 +253,6 @@ public static class PairsBenchCommand
         host.Output.Write(tables);
         host.Output.WriteLine($"Written: {folder}");
         return 0;
-    }
-
-    private static string[] RunChild(string program, IReadOnlyList<string> arguments, TimeSpan timeout, string description)
-    {
-        string? process = Environment.ProcessPath;
-        string dotnet = process is not null && string.Equals(Path.GetFileNameWithoutExtension(process), "dotnet", StringComparison.OrdinalIgnoreCase)
-            ? process
-            : Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet";
-        var info = new ProcessStartInfo(dotnet)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in (string[])["exec", program, .. arguments])
-        {
-            info.ArgumentList.Add(argument);
-        }
-
-        using Process child = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {dotnet} for {description}.");
-        Task<string> output = child.StandardOutput.ReadToEndAsync();
-        Task<string> error = child.StandardError.ReadToEndAsync();
-        if (!child.WaitForExit(timeout))
-        {
-            child.Kill(entireProcessTree: true);
-            child.WaitForExit();
-            throw new TimeoutException($"{description} took longer than {timeout}; it was killed.");
-        }
-
-        child.WaitForExit(); // The output's end (the timed wait may return before it).
-        if (child.ExitCode != 0)
-        {
-            string message = CommandActions.OneLine(error.GetAwaiter().GetResult().Trim());
-            throw new InvalidOperationException($"{description} ({program}) exited with {child.ExitCode}: {(message.Length == 0 ? "no error output" : message)}");
-        }
-
-        return output.GetAwaiter().GetResult().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
     }
 
     private static void WriteFiles(
