@@ -38,7 +38,7 @@ internal sealed class RunFamily
     private static int t_inlineCalls;
 
     // Stripes of the count, Stride ints apart (128 bytes: a cache line and the one the hardware prefetches with it);
-    // a power of two, at most 16 (past that, CPUs share stripes: fewer collisions than one line, and 2 KB a family).
+    // a power of two, at most 16 (past that, CPUs share stripes: fewer collisions than one line, and about 2 KB a family).
     private const int Stride = 32;
     private static readonly int s_stripes = (int)Math.Min(16, RoundUpToPowerOfTwo((uint)Math.Max(1, Environment.ProcessorCount)));
 
@@ -50,8 +50,10 @@ internal sealed class RunFamily
     private static int t_stripe;
 #endif
 
-    // Tasks of the family queued or running, summed over the stripes (see the remarks).
-    private readonly int[] _active = new int[s_stripes * Stride];
+    // Tasks of the family queued or running, summed over the stripes (see the remarks). Stripe k is _active[(k + 1) *
+    // Stride]: the first Stride ints are left unused, so that no stripe shares a line with the array's length, which
+    // every add's bounds check reads.
+    private readonly int[] _active = new int[(s_stripes + 1) * Stride];
 
     /// <summary>The family whose task is running on this thread, if any.</summary>
     public static RunFamily? Current => t_current;
@@ -65,7 +67,7 @@ internal sealed class RunFamily
         get
         {
             int sum = 0;
-            for (int i = 0; i < _active.Length; i += Stride)
+            for (int i = Stride; i < _active.Length; i += Stride)
             {
                 sum += Volatile.Read(ref _active[i]);
             }
@@ -86,7 +88,7 @@ internal sealed class RunFamily
 #if NETCOREAPP
         // Cached by the runtime and refreshed now and then: a few nanoseconds, and threads running at the same moment
         // on different CPUs (a scheduler's workers) add on different lines.
-        return (Thread.GetCurrentProcessorId() & (s_stripes - 1)) * Stride;
+        return ((Thread.GetCurrentProcessorId() & (s_stripes - 1)) + 1) * Stride;
 #else
         int stripe = t_stripe;
         if (stripe == 0)
@@ -94,7 +96,7 @@ internal sealed class RunFamily
             stripe = t_stripe = ((Interlocked.Increment(ref s_nextStripe) - 1) & (s_stripes - 1)) + 1;
         }
 
-        return (stripe - 1) * Stride;
+        return stripe * Stride; // stripe is the thread's stripe plus one: its offset past the unused first line
 #endif
     }
 
