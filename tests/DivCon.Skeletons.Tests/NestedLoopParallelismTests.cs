@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons.Engines;
 using DivCon.Skeletons.Tests.Infrastructure;
 
@@ -28,21 +29,32 @@ public sealed class NestedLoopParallelismTests
     /// <summary>
     /// A complete binary tree of <paramref name="levels"/> levels below the root whose every split first runs a loop of
     /// <see cref="LoopLength"/> indexes (observed by <paramref name="loops"/>, keyed by <paramref name="costKey"/>), and
-    /// records in <paramref name="completedAtOnce"/> whether the loop had completed when it returned.
+    /// records in <paramref name="ranInTheCall"/> whether the loop had completed when it returned.
     /// </summary>
-    private static DivideAndConquer<int, int> TreeWithLoopsInSplits(int levels, PhaseAggregator loops, object costKey, int[] hits, List<bool> completedAtOnce, Granularity granularity) =>
+    private static DivideAndConquer<int, int> TreeWithLoopsInSplits(int levels, PhaseAggregator loops, object costKey, int[] hits, List<bool> ranInTheCall, Granularity granularity) =>
         DivideAndConquer.CreateBinaryAsync<int, int>(
             shouldSplit: (node, depth) => depth < levels,
             splitAsync: async (node, depth, token) =>
             {
+                // Sequential means every index ran on this thread before the call returned. (Not "complete when the
+                // call returned": a parallel loop of 4 short indexes can end while this thread is preempted.)
+                int caller = Environment.CurrentManagedThreadId;
+                var inCall = new StrongBox<bool>(true);
+                int indexesInCall = 0;
                 var loop = DivideAndConquer.ForAsync(0, LoopLength, i =>
                 {
+                    if (Volatile.Read(ref inCall.Value) && Environment.CurrentManagedThreadId == caller)
+                    {
+                        Interlocked.Increment(ref indexesInCall);
+                    }
+
                     Spin(IndexMicroseconds);
                     Interlocked.Increment(ref hits[i]);
                 }, DivideAndConquerOptions.Default with { Observer = loops }, costKey, token);
-                lock (completedAtOnce)
+                Volatile.Write(ref inCall.Value, false);
+                lock (ranInTheCall)
                 {
-                    completedAtOnce.Add(loop.IsCompleted);
+                    ranInTheCall.Add(Volatile.Read(ref indexesInCall) == LoopLength);
                 }
 
                 await loop;
@@ -62,11 +74,11 @@ public sealed class NestedLoopParallelismTests
         var outer = new PhaseAggregator();
         var loops = new PhaseAggregator();
         var hits = new int[LoopLength];
-        var completedAtOnce = new List<bool>();
+        var ranInTheCall = new List<bool>();
         const int Levels = 4;
         const int Splits = (1 << Levels) - 1;
         // Every node of the tree a task: no timing decides them.
-        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, completedAtOnce, Granularity.EveryNodeATask);
+        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, ranInTheCall, Granularity.EveryNodeATask);
 
         int leaves = await tree.RunAsync(0, new DivideAndConquerOptions { Scheduler = scheduler, Observer = outer }).WaitAsync(TestTimeouts.Generous);
 
@@ -76,9 +88,9 @@ public sealed class NestedLoopParallelismTests
         // The root's loop: a run of at most one task node per index and per internal node. A run per loop (the
         // earlier behaviour) would be at least 15 task nodes.
         Assert.InRange(loops.TaskNodes, 1, (2 * LoopLength) - 1);
-        Assert.Equal(Splits, completedAtOnce.Count);
-        Assert.False(completedAtOnce[0]);
-        Assert.All(completedAtOnce.Skip(1), Assert.True);
+        Assert.Equal(Splits, ranInTheCall.Count);
+        Assert.False(ranInTheCall[0]);
+        Assert.All(ranInTheCall.Skip(1), Assert.True);
     }
 
     [Fact]
@@ -89,17 +101,17 @@ public sealed class NestedLoopParallelismTests
         using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "busy");
         var loops = new PhaseAggregator();
         var hits = new int[LoopLength];
-        var completedAtOnce = new List<bool>();
+        var ranInTheCall = new List<bool>();
         const int Levels = 4;
         const int Splits = (1 << Levels) - 1;
-        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, completedAtOnce, Granularity.EveryNodeATask);
+        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, ranInTheCall, Granularity.EveryNodeATask);
 
         int leaves = await tree.RunAsync(0, new DivideAndConquerOptions { Scheduler = scheduler }).WaitAsync(TestTimeouts.Generous);
 
         Assert.Equal(1 << Levels, leaves);
         Assert.All(hits, h => Assert.Equal(Splits, h));
-        Assert.False(completedAtOnce[0]);
-        int parallel = completedAtOnce.Count(done => !done);
+        Assert.False(ranInTheCall[0]);
+        int parallel = ranInTheCall.Count(done => !done);
         Assert.True(parallel <= 4, $"{parallel} of {Splits} loops ran in parallel ({loops.TaskNodes} task nodes); a run per loop was the earlier behaviour");
     }
 
@@ -108,18 +120,18 @@ public sealed class NestedLoopParallelismTests
     {
         var loops = new PhaseAggregator();
         var hits = new int[LoopLength];
-        var completedAtOnce = new List<bool>();
+        var ranInTheCall = new List<bool>();
         const int Levels = 3;
         // Granularity.Sequential: the whole tree is one inline subtree; its loops are too expensive to run inline by
         // their cost (see IndexMicroseconds), and would each be a run of their own without the caller's mark.
-        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, completedAtOnce, Granularity.Sequential);
+        var tree = TreeWithLoopsInSplits(Levels, loops, new object(), hits, ranInTheCall, Granularity.Sequential);
 
         int leaves = await tree.RunAsync(0, DivideAndConquerOptions.Default).WaitAsync(TestTimeouts.Generous);
 
         Assert.Equal(1 << Levels, leaves);
         Assert.All(hits, h => Assert.Equal((1 << Levels) - 1, h));
-        Assert.Equal((1 << Levels) - 1, completedAtOnce.Count);
-        Assert.All(completedAtOnce, Assert.True);
+        Assert.Equal((1 << Levels) - 1, ranInTheCall.Count);
+        Assert.All(ranInTheCall, Assert.True);
         Assert.Equal(0, loops.TaskNodes);
     }
 
@@ -129,7 +141,7 @@ public sealed class NestedLoopParallelismTests
         var loops = new PhaseAggregator();
         var key = new object();
         int indexes = 0;
-        var completedAtOnce = new List<bool>();
+        var ranInTheCall = new List<bool>();
         var tree = DivideAndConquer.Create<int, int>(
             shouldSplit: (node, depth) => depth < 3,
             split: (node, depth) =>
@@ -139,9 +151,9 @@ public sealed class NestedLoopParallelismTests
                     Spin(IndexMicroseconds);
                     Interlocked.Increment(ref indexes);
                 }, DivideAndConquerOptions.Default with { Observer = loops }, key);
-                lock (completedAtOnce)
+                lock (ranInTheCall)
                 {
-                    completedAtOnce.Add(loop.IsCompleted);
+                    ranInTheCall.Add(loop.IsCompleted);
                 }
 
                 // A synchronous split has to wait for a loop that did not complete (the earlier behaviour).
@@ -156,8 +168,8 @@ public sealed class NestedLoopParallelismTests
 
         Assert.Equal(8, leaves);
         Assert.Equal(7 * LoopLength, indexes);
-        Assert.Equal(7, completedAtOnce.Count);
-        Assert.All(completedAtOnce, Assert.True);
+        Assert.Equal(7, ranInTheCall.Count);
+        Assert.All(ranInTheCall, Assert.True);
         Assert.Equal(0, loops.TaskNodes);
     }
 
