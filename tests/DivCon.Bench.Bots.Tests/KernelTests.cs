@@ -102,12 +102,13 @@ public sealed class KernelTests : IDisposable
     [Fact]
     public async Task Fft_nested_loops_run_no_more_task_nodes_than_the_sequential_loops_once_their_cost_is_known()
     {
-        // Every node of the recursion a task, so that both forms have the same 63 whatever the timing; the nested loops
-        // keep their default granularity. At 4,096 points a loop has at most 2,048 indexes (microseconds): once its
-        // lambda's cost is known, every closure of it runs inline and adds no task node; a loop that split, or a cost
-        // not shared between closures, would add some. Preemption can inflate one measurement and send one loop to a
-        // run (which measures again), hence the fewest of three runs.
-        var fft = new FftKernel(4096);
+        // Every node of the recursion a task, so that both forms have the same 63 whatever the timing. At 4,096 points a
+        // loop has at most 2,048 indexes (microseconds): once its lambda's cost is known, every closure of it runs inline
+        // and adds no task node; a loop whose cost is not shared between closures is unknown at each new closure and runs
+        // as a run, which adds nodes. The loops' minimum task cost is one second, not the default 100 us: on a loaded
+        // two-core machine preemption inflated enough measurements of the default to send loops to runs in three runs
+        // out of three; only a stall of seconds can do that to this one.
+        var fft = new FftKernel(4096) { LoopGranularity = Granularity.Automatic(TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)) };
         var options = DivideAndConquerOptions.Default with { Scheduler = _workStealing, Granularity = Granularity.EveryNodeATask };
 
         async Task<(long TaskNodes, ulong Digest)> CountAsync(Variant variant)

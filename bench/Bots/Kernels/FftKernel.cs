@@ -30,6 +30,12 @@ internal sealed class FftKernel : KernelCase
     // that the node counts include them. One run of one variant at a time, so a field.
     private DivideAndConquerOptions _loops = DivideAndConquerOptions.Default;
 
+    /// <summary>
+    /// The nested loops' granularity in the nested-loop variants; null (the default) keeps the automatic default. A test
+    /// can raise the minimum task cost so far that a measurement inflated by preemption cannot cross it.
+    /// </summary>
+    public Granularity? LoopGranularity { get; init; }
+
     /// <summary>Creates the transform of <paramref name="points"/> pseudo-random complex values.</summary>
     public FftKernel(int points)
     {
@@ -126,7 +132,7 @@ internal sealed class FftKernel : KernelCase
             case Variant.DivConSeqLoops:
                 return _divConSeqLoops.RunAsync(all, divCon);
             default:
-                _loops = DivideAndConquerOptions.Default with { Observer = divCon.Observer };
+                _loops = DivideAndConquerOptions.Default with { Observer = divCon.Observer, Granularity = LoopGranularity };
                 return _divCon.RunAsync(all, divCon);
         }
     }
