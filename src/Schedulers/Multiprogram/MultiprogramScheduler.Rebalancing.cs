@@ -248,6 +248,7 @@ public sealed partial class MultiprogramScheduler
         AllocationSnapshot snapshot = TakeSnapshot();
         long now = TimeProvider.GetTimestamp();
         RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now);
+        ApplyLendingOrder(snapshot);
         PublishToDomain(snapshot);
         decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
         Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
@@ -274,6 +275,23 @@ public sealed partial class MultiprogramScheduler
 
         Publish(decision); // Raised by DispatchEvents once the caller has left the gate.
         return decision;
+    }
+
+    /// <summary>
+    /// Under the gate: when the decision just made from <paramref name="snapshot"/> carries a lending order (the
+    /// policy's, <see cref="AllocationDecision.LendingOrder"/>), idle workers lend themselves in that order until the
+    /// next one; a decision without one (another policy, a machine domain's grant) leaves the order as it was.
+    /// </summary>
+    private void ApplyLendingOrder(AllocationSnapshot snapshot)
+    {
+        if (_decider.LastAppliedDecision is not { LendingOrder: { } order } applied || !ReferenceEquals(applied.Snapshot, snapshot) ||
+            order.Count != _programs.Length)
+        {
+            return;
+        }
+
+        // The snapshot lists the programs in _programs' order (BuildSnapshot), so its indices are _programs' indices.
+        _director.SetLendingOrder([.. order.Select(i => _programs[i].Queues)]);
     }
 
     /// <summary>

@@ -11,6 +11,7 @@ internal sealed class WorkerDirector : IWorkerDirector
     private readonly bool _lending;
     private readonly WorkQueueSet _idle;
     private WorkQueueSet[] _sets = [];
+    private bool _ordered; // whether _sets is in a decision's lending order (scan from the first) or not (round-robin)
     private WorkerPool? _pool;
     private int _cursor;
 
@@ -20,11 +21,28 @@ internal sealed class WorkerDirector : IWorkerDirector
         _idle = idle;
     }
 
-    /// <summary>The live programs' sets (including programs that are draining before they leave).</summary>
+    /// <summary>
+    /// The live programs' sets (including programs that are draining before they leave), in no order: idle workers
+    /// are spread over them round-robin until <see cref="SetLendingOrder"/> orders them.
+    /// </summary>
     public WorkQueueSet[] Sets
     {
         get => Volatile.Read(ref _sets); // Acquire: pairs with the setter's release, a fully built array.
-        set => Volatile.Write(ref _sets, value); // Release: the array is complete before workers read it.
+        set
+        {
+            Volatile.Write(ref _ordered, false);
+            Volatile.Write(ref _sets, value); // Release: the array is complete before workers read it.
+        }
+    }
+
+    /// <summary>
+    /// The live programs' sets in a decision's lending order: an idle worker lends itself to the first one with work.
+    /// </summary>
+    /// <param name="ordered">Every live program's set once, the first preferred.</param>
+    public void SetLendingOrder(WorkQueueSet[] ordered)
+    {
+        Volatile.Write(ref _sets, ordered); // Release: the array is complete before workers read it.
+        Volatile.Write(ref _ordered, true);
     }
 
     /// <summary>Connects the pool (for its stop flag). Called once, before the workers start.</summary>
@@ -49,8 +67,10 @@ internal sealed class WorkerDirector : IWorkerDirector
             return null;
         }
 
-        // A racy cursor only spreads idle workers over the programs; any answer is correct.
-        int start = (int)((uint)_cursor++ % (uint)sets.Length);
+        // In a lending order: the first program with work. Otherwise a racy cursor only spreads idle workers over the
+        // programs. Any answer is correct (a flag read apart from the array may pair an order with an unordered
+        // array for one scan, which only changes who is served first).
+        int start = Volatile.Read(ref _ordered) ? 0 : (int)((uint)_cursor++ % (uint)sets.Length);
         for (int i = 0; i < sets.Length; i++)
         {
             int index = start + i;

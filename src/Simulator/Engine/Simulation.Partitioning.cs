@@ -76,10 +76,19 @@ internal sealed partial class Simulation
             });
         }
 
-        RebalanceEvent decision = _decider!.Decide(new AllocationSnapshot(_cores, states), reason, _now);
+        var snapshot = new AllocationSnapshot(_cores, states);
+        RebalanceEvent decision = _decider!.Decide(snapshot, reason, _now);
         if (decision.Skipped)
         {
             return;
+        }
+
+        // The policy's lending order, as the mechanism applies it (MultiprogramScheduler.ApplyLendingOrder): the
+        // snapshot's indices are the present programs in order, so they map to program numbers through the states.
+        if (_decider.LastAppliedDecision is { LendingOrder: { } order } applied && ReferenceEquals(applied.Snapshot, snapshot) &&
+            order.Count == states.Count)
+        {
+            _lendOrder = [.. order.Select(i => states[i].Id.Value)];
         }
 
         foreach (var move in decision.Moves)

@@ -85,6 +85,7 @@ internal sealed partial class Simulation
     private readonly RebalanceDecider? _decider;
     private readonly IndexSet? _idleAnywhere;
     private int _lendCursor;
+    private int[]? _lendOrder; // the last decision's lending order (program numbers, first preferred); null: round-robin
 
     // The .NET pool model (default scheme); its state and rules are in Simulation.ThreadPool.cs.
     private readonly bool _pool;
@@ -714,7 +715,27 @@ internal sealed partial class Simulation
                 }
             }
 
-            // Lend to another program with queued tasks, scanning from a rotating cursor (as the mechanism's director).
+            // Lend to another program with queued tasks, as the mechanism's director: in the last decision's lending
+            // order when the policy gave one, else scanning from a rotating cursor.
+            if (_lendOrder is { } order)
+            {
+                foreach (int s in order)
+                {
+                    if (s != t.Home && _sets[s].Queued > 0)
+                    {
+                        t.Serving = s;
+                        t.Lent = true;
+                        _lendCount++;
+                        bool took = TryTake(t, _sets[s]);
+                        System.Diagnostics.Debug.Assert(took, "A set with queued tasks always yields one.");
+                        return took;
+                    }
+                }
+
+                MakeIdle(t);
+                return false;
+            }
+
             for (int i = 0; i < _sets.Length; i++)
             {
                 int s = (_lendCursor + i) % _sets.Length;

@@ -1,4 +1,5 @@
 using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Decisions;
 using DivCon.Schedulers.Multiprogram.Estimation;
 using DivCon.Schedulers.Multiprogram.Model;
 using DivCon.Schedulers.Multiprogram.Policies;
@@ -324,6 +325,76 @@ public class LearnedScalabilityTests
         Assert.True(policy.Evaluate(snapshot, throughput) >= policy.Evaluate(snapshot, [16, 16]));
         Assert.Equal(double.NegativeInfinity, policy.Evaluate(snapshot, [32, 0]));
         Assert.Throws<ArgumentException>("cores", () => policy.Evaluate(snapshot, [32]));
+    }
+
+    [Fact]
+    public void Progress_is_the_share_of_alone_speed_over_busy_time()
+    {
+        // 8 cores, the default half-life (2 s). Before any busy interval: 1 (nothing says it was slowed). Then 2 s
+        // running 2 of a demand of 8 (0.25 of its alone speed), then one half-life at full speed (1 of a demand of 1):
+        // halfway back, 0.625. Idle intervals say nothing; a demand above the cores counts as all of them.
+        var estimator = new ScalabilityEstimator(8);
+        Assert.Equal(1, estimator.Current.Progress);
+        estimator.Observe(TimeSpan.FromSeconds(1), running: 0, queued: 0);
+        Assert.Equal(1, estimator.Current.Progress);
+        estimator.Observe(TimeSpan.FromSeconds(2), running: 2, queued: 6);
+        Assert.Equal(0.25, estimator.Current.Progress, 9);
+        estimator.Observe(TimeSpan.FromSeconds(2), running: 1, queued: 0);
+        Assert.Equal(0.625, estimator.Current.Progress, 9);
+        estimator.Observe(TimeSpan.FromSeconds(5), running: 0, queued: 0);
+        Assert.Equal(0.625, estimator.Current.Progress, 9);
+
+        var capped = new ScalabilityEstimator(8);
+        capped.Observe(TimeSpan.FromSeconds(1), running: 4, queued: 36);
+        Assert.Equal(0.5, capped.Current.Progress, 6);
+
+        // With the default half-life (2 s) a long stretch at full speed after a slow one brings it back near 1.
+        var recovering = new ScalabilityEstimator(8);
+        recovering.Observe(TimeSpan.FromSeconds(2), running: 1, queued: 7);
+        double slow = recovering.Current.Progress;
+        for (int i = 0; i < 100; i++)
+        {
+            recovering.Observe(Tick, running: 8, queued: 8);
+        }
+
+        Assert.Equal(0.125, slow, 6);
+        Assert.InRange(recovering.Current.Progress, 0.95, 1);
+    }
+
+    [Fact]
+    public void Idle_cores_are_lent_first_where_a_busy_core_adds_most_progress()
+    {
+        // 16 cores, each program observed for 1 s at a fixed demand (no prior): A wide (S(16) = 16) at full speed,
+        // B narrow (demand 2: S(16) = 2) at full speed, C and D alike (demand 8: S(16) = 8), C at half its alone speed,
+        // D at a quarter. A busy lent core adds 1 / S(16) of a program's alone speed, weighed by progress^-alpha:
+        // B 0.5, D 0.25^-0.75 / 8 = 0.35, C 0.5^-0.75 / 8 = 0.21, A 1 / 16. At alpha 0 C and D tie (earlier first).
+        static ProgramState Ran(int id, int running, int demand, int held)
+        {
+            var estimator = Exact(16, priorCoreSeconds: 0);
+            estimator.Observe(TimeSpan.FromSeconds(1), running, demand - running);
+            return new ProgramState(new ProgramId(id), 1, demand - running, held) { Estimate = estimator.Current };
+        }
+
+        var snapshot = new AllocationSnapshot(16, [Ran(0, 16, 32, 4), Ran(1, 2, 2, 4), Ran(2, 4, 8, 4), Ran(3, 2, 8, 4)]);
+        Assert.Equal(0.5, snapshot.Programs[2].Estimate!.Progress, 6);
+        Assert.Equal(0.25, snapshot.Programs[3].Estimate!.Progress, 6);
+        var policy = new LearnedScalabilityPolicy();
+        Assert.Equal([1, 3, 2, 0], policy.LendingOrderOf(snapshot));
+        Assert.Equal([1, 2, 3, 0], new LearnedScalabilityPolicy(fairness: 0).LendingOrderOf(snapshot));
+
+        // The decision carries the order, and the starvation guard keeps it.
+        var decision = policy.Allocate(snapshot);
+        Assert.Equal([1, 3, 2, 0], decision.LendingOrder);
+        Assert.Equal([1, 3, 2, 0], new StarvationGuard().Apply(decision).LendingOrder);
+
+        // Without estimates: the speedup line's S(n), and predicted progress on the cores held, S(c) / S(n): of two
+        // alike programs the one holding fewer cores first; a less scalable one before both.
+        var held = new AllocationSnapshot(12, [new ProgramState(new ProgramId(0), 11, 1, 6), new ProgramState(new ProgramId(1), 11, 1, 3), new ProgramState(new ProgramId(2), 2, 1, 3)]);
+        Assert.Equal([2, 1, 0], policy.LendingOrderOf(held));
+        Assert.Throws<ArgumentNullException>("snapshot", () => policy.LendingOrderOf(null!));
+
+        // Other policies give no order (the mechanism keeps spreading lent cores round-robin).
+        Assert.Null(new TaskAvailabilityPolicy().Allocate(snapshot).LendingOrder);
     }
 
     [Fact]

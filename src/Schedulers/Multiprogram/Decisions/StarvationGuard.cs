@@ -133,7 +133,7 @@ internal sealed class StarvationGuard
 
         return note.Length == 0
             ? decision
-            : new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
+            : new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note) { LendingOrder = decision.LendingOrder };
     }
 
     private AllocationDecision Correct(AllocationDecision decision)
@@ -204,7 +204,7 @@ internal sealed class StarvationGuard
         }
 
         Debug.Assert(cores.Sum() == coreCount, "Time sharing gives every core to exactly one busy program.");
-        return new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note);
+        return new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note) { LendingOrder = decision.LendingOrder };
     }
 
     /// <summary>Whether <paramref name="program"/> takes part in time sharing: tasks queued, or a held core running one of its tasks.</summary>

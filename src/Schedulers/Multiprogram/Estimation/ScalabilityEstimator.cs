@@ -107,6 +107,7 @@ internal sealed class ScalabilityEstimator
     private double _observed;        // undecayed core-seconds observed, for Settled
     private double _age;             // seconds of the current busy period (see Age)
     private double _idleFor;         // seconds with no task running or queued, up to now
+    private double _progress = double.NaN; // time-weighted average of running / min(demand, n) while busy (see Progress)
     private double _demand = double.NaN;
     private double _outsideFor;      // seconds the fast demand has been outside the window
     private int _phaseChanges;
@@ -164,6 +165,16 @@ internal sealed class ScalabilityEstimator
         }
 
         int level = (int)Math.Clamp(rawDemand, 1, CoreCount);
+
+        // Progress: the share of its alone speed the program ran at. Alone it would run min(demand, n) tasks at a time;
+        // here it runs `running` of them (on its own or lent workers). Averaged over busy time with the window's
+        // half-life; an interval with nothing to do says nothing about it.
+        if (rawDemand > 0 && seconds > 0)
+        {
+            double share = Math.Min(1.0, running / (double)Math.Min(rawDemand, CoreCount));
+            double w = 1 - Math.Pow(0.5, seconds / _options.HalfLife.TotalSeconds);
+            _progress = double.IsNaN(_progress) ? share : _progress + (w * (share - _progress));
+        }
 
         // Fast demand: a time-weighted exponential average of the sampled demand (capped at n: more is "all of them").
         double sample = Math.Min(rawDemand, CoreCount);
@@ -273,6 +284,7 @@ internal sealed class ScalabilityEstimator
             _phaseChanges)
         {
             Age = TimeSpan.FromSeconds(_age),
+            Progress = double.IsNaN(_progress) ? 1 : _progress,
         };
     }
 }
@@ -306,6 +318,13 @@ public sealed class ScalabilityEstimate
     /// jobs is young at each job.
     /// </summary>
     public TimeSpan Age { get; internal init; }
+
+    /// <summary>
+    /// The share of its alone speed the program has recently run at, in [0, 1] (1 before any busy observation): the
+    /// time-weighted average, over busy intervals and with the window's half-life, of its running tasks divided by
+    /// the tasks it would run alone (its demand, at most the core count). Low means slowed down most by the others.
+    /// </summary>
+    public double Progress { get; internal init; } = 1;
 
     /// <summary>Whether enough work has been observed for the estimate to stand on its own.</summary>
     public bool IsSettled { get; }

@@ -70,6 +70,13 @@ public sealed class AllocationDecision
     /// <summary>The snapshot the decision was made from.</summary>
     public AllocationSnapshot Snapshot { get; }
 
+    /// <summary>
+    /// The order in which idle cores are lent until the next decision, as indices into
+    /// <see cref="AllocationSnapshot.Programs"/>, the first preferred (a lent core goes to the first listed program with
+    /// queued tasks); <see langword="null"/>: no preference (the mechanism spreads lent cores round-robin).
+    /// </summary>
+    public IReadOnlyList<int>? LendingOrder { get; init; }
+
     /// <summary>Cores per program, in <see cref="AllocationSnapshot.Programs"/> order.</summary>
     public IReadOnlyList<int> Cores { get; }
 

@@ -39,6 +39,11 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time), the move's net is
 /// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)), over every donor-receiver pair. It lets a program with
 /// narrow phases hold homes it lends out between its wide ones.</para>
+/// <para><b>Lending order.</b> Each decision also says which program idle cores go to first until the next one
+/// (<see cref="AllocationDecision.LendingOrder"/>, <see cref="LendingOrderOf"/>): the one whose progress one more busy
+/// core raises the objective most, NP^-alpha / S(n) (a core is a larger share of a less scalable program's speed;
+/// among alike programs the more slowed down goes first). Homes follow the medium-term curves; lent cores follow
+/// the objective at the margin.</para>
 /// <para><b>Without an estimate</b> (a snapshot built by hand): the program's <see cref="ProgramState.Table"/> is used,
 /// or the line through (1, 1) and (n, <see cref="ProgramState.Speedup"/>).</para>
 /// <para>Pure and deterministic: ties go to the program holding more cores now (fewer moves), then the earlier one.</para>
@@ -179,7 +184,43 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         int moves = Climb(snapshot, weights, cores);
         Debug.Assert(cores.Sum() == n, "moves preserve the total");
         return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
-            $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})");
+            $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})")
+        {
+            LendingOrder = LendingOrderOf(snapshot),
+        };
+    }
+
+    /// <summary>
+    /// The order in which idle cores are lent: by what one more busy core adds to the objective, largest first. A
+    /// lent core that runs a task of program i adds one core's work rate, 1 / S_i(n) of i's speed alone, to its
+    /// progress; the objective weighs progress at the margin by NP_i^-alpha (its utility's slope) and i's youth
+    /// weight, with NP_i the share of its alone speed i has recently run at (<see cref="ScalabilityEstimate.Progress"/>).
+    /// So the core goes first to the least scalable programs (a core is the largest share of their speed), and among
+    /// alike ones to the most slowed down. A program without an estimate counts its predicted progress on the cores
+    /// it holds, S(c) / S(n). Ties go to the earlier program.
+    /// </summary>
+    /// <param name="snapshot">The workload.</param>
+    /// <returns>Indices into the snapshot's programs, every one once, the first preferred.</returns>
+    public IReadOnlyList<int> LendingOrderOf(AllocationSnapshot snapshot)
+    {
+        ArgumentNullException.ThrowIfNull(snapshot);
+        int m = snapshot.Programs.Count;
+        var weights = YouthWeights.Of(this, snapshot);
+        var worth = new double[m];
+        var order = new int[m];
+        for (int i = 0; i < m; i++)
+        {
+            order[i] = i;
+            var p = snapshot.Programs[i];
+            double progress = p.Estimate is { } estimate
+                ? estimate.Progress
+                : Progress(snapshot, i, Math.Clamp(p.CurrentCores, 1, snapshot.CoreCount));
+            worth[i] = weights.Apply(i, Math.Pow(Math.Max(progress, 1e-3), -Fairness) / Speedup(snapshot, i, snapshot.CoreCount));
+        }
+
+        // Ties go to the earlier program, so the order is total and deterministic.
+        Array.Sort(order, (a, b) => worth[a] != worth[b] ? worth[b].CompareTo(worth[a]) : a.CompareTo(b));
+        return order;
     }
 
     /// <inheritdoc />
