@@ -297,11 +297,12 @@ public class LearnedScalabilityTests
         phased.Observe(TimeSpan.FromSeconds(0.1), running: 16, queued: 0);
         var a = new ProgramState(new ProgramId(0), 1, 16, 4) { Estimate = phased.Current };
         var snapshot = new AllocationSnapshot(16, [a, Program(1, 16, 64, held: 12)]);
-        var without = new LearnedScalabilityPolicy().Allocate(snapshot).Cores;
+        var without = new LearnedScalabilityPolicy(lendingCredit: 0).Allocate(snapshot).Cores;
         var with = new LearnedScalabilityPolicy(lendingCredit: 1).Allocate(snapshot).Cores;
         Assert.Equal(16, with.Sum());
         Assert.True(with[0] > without[0], $"credit 1: {string.Join("/", with)}, none: {string.Join("/", without)}");
-        Assert.Equal(without, new LearnedScalabilityPolicy(lendingCredit: 0).Allocate(snapshot).Cores);
+        Assert.Equal(with, new LearnedScalabilityPolicy().Allocate(snapshot).Cores); // full credit is the default
+        Assert.Equal(1, new LearnedScalabilityPolicy().LendingCredit);
 
         var narrow = new AllocationSnapshot(16, [Program(0, 16, demand: 2, held: 2), Program(1, 16, demand: 64, held: 14)]);
         Assert.Equal([2, 14], new LearnedScalabilityPolicy(lendingCredit: 1).Allocate(narrow).Cores);
@@ -382,8 +383,9 @@ public class LearnedScalabilityTests
         Assert.Equal([1, 3, 2, 0], policy.LendingOrderOf(snapshot));
         Assert.Equal([1, 2, 3, 0], new LearnedScalabilityPolicy(fairness: 0).LendingOrderOf(snapshot));
 
-        // The decision carries the order, and the starvation guard keeps it.
-        var decision = policy.Allocate(snapshot);
+        // With OrdersLending the decision carries the order, and the starvation guard keeps it; by default none.
+        Assert.Null(policy.Allocate(snapshot).LendingOrder);
+        var decision = new LearnedScalabilityPolicy { OrdersLending = true }.Allocate(snapshot);
         Assert.Equal([1, 3, 2, 0], decision.LendingOrder);
         Assert.Equal([1, 3, 2, 0], new StarvationGuard().Apply(decision).LendingOrder);
 
@@ -400,11 +402,17 @@ public class LearnedScalabilityTests
     [Fact]
     public void Without_estimates_it_uses_the_table_or_the_speedup_line()
     {
+        // Homes alone (no lending credit): the line through (1, 1) and (12, 11) gains more per core than the one to
+        // (12, 2), so it gets more homes. With the default full credit the flat program's extra homes count as lent
+        // to the steep one (its top core on 6 cores is busy a third of the time), so an even split is as good.
         var snapshot = Workloads.Snapshot(12, [11, 2]);
-        var decision = new LearnedScalabilityPolicy().Allocate(snapshot);
+        var decision = new LearnedScalabilityPolicy(lendingCredit: 0).Allocate(snapshot);
         Assert.Equal(12, decision.Cores.Sum());
         Assert.True(decision.Cores[0] > decision.Cores[1], decision.ToString());
         Assert.Equal("learned-scalability", decision.Policy);
+        var credited = new LearnedScalabilityPolicy().Allocate(snapshot);
+        Assert.Equal(12, credited.Cores.Sum());
+        Assert.True(credited.Cores[0] >= credited.Cores[1], credited.ToString());
     }
 
     [Fact]

@@ -13,7 +13,7 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// <para><b>Objective.</b> Each program's predicted normalised progress is NP_i = S_i(c_i) / S_i(n), where S_i is its
 /// estimated speedup on c_i of the n cores. The policy maximises the sum of alpha-fair utilities of NP_i,
 /// NP^(1-alpha) / (1-alpha) (log NP for alpha = 1), with alpha = <see cref="Fairness"/>: 0 would maximise system
-/// throughput (STP) alone, 2 minimises the predicted ANTT; the default 0.75 leans to throughput while every utility's
+/// throughput (STP) alone, 2 minimises the predicted ANTT; the default 0.5 leans to throughput while every utility's
 /// slope grows without bound as a program's progress nears 0, the floor that keeps any program from being starved
 /// for the others' throughput. A core's worth to a program is the utility it adds: large where the program would
 /// turn it into speed (a steep curve, little progress so far), small where it would mostly idle (a flat curve: recent
@@ -30,16 +30,16 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// (<see cref="ScalabilityEstimate.Age"/>): time busy since the program last had no task for a second.</para>
 /// <para><b>Hysteresis.</b> From the current allocation, one core at a time moves from the program that loses least to
 /// the program that gains most, while the gain minus the loss exceeds <see cref="MoveThreshold"/> (in log units:
-/// 0.02 = the receiver speeds up 2% more than the donor slows down). A program that arrives, a program left with no
+/// the default 0.01 = the receiver speeds up 1% more than the donor slows down). A program that arrives, a program left with no
 /// core, or allocations that do not sum to the cores start from a greedy allocation instead (every program one core,
 /// then each core to the largest gain), which for concave curves is the optimum.</para>
-/// <para><b>Lending credit</b> (<see cref="LendingCredit"/>, default 0: off). A home core its program leaves idle is lent, so
+/// <para><b>Lending credit</b> (<see cref="LendingCredit"/>, default 1: all of it). A home core its program leaves idle is lent, so
 /// a move from donor j to receiver i changes less than the two curves say: i already had the core while j left it
 /// idle, and j will have it while i leaves it idle. With credit L and a core's busy share rho (the (c+1)-th core of a
 /// program on c + 1 cores is busy c (S(c+1) / S(c) - 1) of the time), the move's net is
 /// gain_i (1 - L (1 - rho_j)) - loss_j (1 - L (1 - rho_i)), over every donor-receiver pair. It lets a program with
 /// narrow phases hold homes it lends out between its wide ones.</para>
-/// <para><b>Lending order.</b> Each decision also says which program idle cores go to first until the next one
+/// <para><b>Lending order</b> (<see cref="OrdersLending"/>, off by default). Each decision also says which program idle cores go to first until the next one
 /// (<see cref="AllocationDecision.LendingOrder"/>, <see cref="LendingOrderOf"/>): the one whose progress one more busy
 /// core raises the objective most, NP^-alpha / S(n) (a core is a larger share of a less scalable program's speed;
 /// among alike programs the more slowed down goes first). Homes follow the medium-term curves; lent cores follow
@@ -52,11 +52,11 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 {
     /// <summary>Creates the policy.</summary>
     /// <param name="moveThreshold">
-    /// The net gain in utility a single-core move must bring; at least 0 (default 0.02: at alpha 1 the utility is
-    /// a log, so the receiver must speed up about 2% more than the donor slows down).
+    /// The net gain in utility a single-core move must bring; at least 0 (default 0.01: at alpha 1 the utility is
+    /// a log, so the receiver must speed up about 1% more than the donor slows down).
     /// </param>
     /// <param name="fairness">
-    /// The alpha of the objective, in [0, 2] (default 0.75): 0 maximises throughput alone, 1 is proportional fairness,
+    /// The alpha of the objective, in [0, 2] (default 0.5): 0 maximises throughput alone, 1 is proportional fairness,
     /// 2 minimises the predicted ANTT.
     /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it.</exception>
@@ -65,10 +65,10 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// weighted (1 + a / 1 s)^-bias, ages past <see cref="AgeHorizon"/> counting as that horizon.
     /// </param>
     /// <param name="lendingCredit">
-    /// How far a move counts on lending, in [0, 1] (default 0): the share of a home core's idle time assumed lent to
+    /// How far a move counts on lending, in [0, 1] (default 1): the share of a home core's idle time assumed lent to
     /// the other side of the move (see <see cref="LendingCredit"/>).
     /// </param>
-    public LearnedScalabilityPolicy(double moveThreshold = 0.02, double fairness = 0.75, double youthBias = 1.5, double lendingCredit = 0)
+    public LearnedScalabilityPolicy(double moveThreshold = 0.01, double fairness = 0.5, double youthBias = 1.5, double lendingCredit = 1)
     {
         if (!double.IsFinite(moveThreshold) || moveThreshold < 0)
         {
@@ -122,6 +122,12 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 
     /// <summary>The net gain in utility a single-core move must bring.</summary>
     public double MoveThreshold { get; }
+
+    /// <summary>
+    /// Whether decisions carry a lending order (<see cref="LendingOrderOf"/>; default <see langword="false"/>: idle
+    /// cores are spread round-robin over the programs with queued tasks, as under every other policy).
+    /// </summary>
+    public bool OrdersLending { get; init; }
 
     /// <inheritdoc />
     public string Name => "learned-scalability";
@@ -186,7 +192,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})")
         {
-            LendingOrder = LendingOrderOf(snapshot),
+            LendingOrder = OrdersLending ? LendingOrderOf(snapshot) : null,
         };
     }
 
