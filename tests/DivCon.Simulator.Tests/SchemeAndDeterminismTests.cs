@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Skeletons.Tracing;
 
 namespace DivCon.Simulator.Tests;
@@ -84,6 +85,26 @@ public sealed class SchemeAndDeterminismTests
         Assert.Equal(first.Counters, second.Counters);
         Assert.Equal(first.Moves, second.Moves);
         Assert.Equal(first.Allocations.Select(a => (a.Time, string.Join(",", a.Cores))), second.Allocations.Select(a => (a.Time, string.Join(",", a.Cores))));
+    }
+
+    [Fact]
+    public void A_lending_order_is_followed_deterministically_and_changes_who_is_served()
+    {
+        // The dynamic scheme with the policy's lending order: the same runs for the same seed, every program served,
+        // and a schedule other than round-robin lending's (the simulator follows the order, as the mechanism does).
+        var ordered = new SimulationOptions { Cores = 16, Seed = 42, DynamicPolicy = new LearnedScalabilityPolicy { OrdersLending = true } };
+        var first = new WorkloadSimulator(ordered).RunCyclic(Workload(), SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(400));
+        var second = new WorkloadSimulator(ordered).RunCyclic(Workload(), SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(400));
+        Assert.Equal(first.Runs, second.Runs);
+        Assert.Equal(first.Counters, second.Counters);
+        Assert.True(first.Counters.Lends > 0);
+        foreach (var program in Workload())
+        {
+            Assert.Contains(first.Runs, r => r.Program == program.Name && r.Counted);
+        }
+
+        var roundRobin = new WorkloadSimulator(ordered with { DynamicPolicy = null }).RunCyclic(Workload(), SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(400));
+        Assert.NotEqual(roundRobin.Counters, first.Counters);
     }
 
     [Fact]
