@@ -108,6 +108,22 @@ public sealed class SchemeAndDeterminismTests
     }
 
     [Fact]
+    public void The_dynamic_scheme_decides_again_10_ms_after_the_start_as_the_mechanism_does()
+    {
+        // The learned policy's early decision: the simulator asks the mechanism's rule (EarlyDecision) at each 10 ms
+        // sample, so with every program started at 0 an extra decision falls at 10 ms, before the first interval one;
+        // without it (the default) nothing is decided between the registrations and 100 ms.
+        var options = new SimulationOptions { Cores = 16, Seed = 42 };
+        var early = new WorkloadSimulator(options with { DynamicPolicy = new LearnedScalabilityPolicy { DecidesEarly = true } })
+            .RunCyclic(Workload(), SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(300));
+        var late = new WorkloadSimulator(options).RunCyclic(Workload(), SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(300));
+        static bool Early(SimulatedAllocation a) => a.Time > TimeSpan.Zero && a.Time < TimeSpan.FromMilliseconds(100);
+        Assert.Contains(early.Allocations, a => a.Time == TimeSpan.FromMilliseconds(10));
+        Assert.DoesNotContain(late.Allocations, Early);
+        Assert.Equal(late.Counters.Decisions + 1, early.Counters.Decisions);
+    }
+
+    [Fact]
     public void More_programs_than_cores_all_get_turns_under_partitioning()
     {
         // Three busy programs on two cores: the starvation guard time-shares, so every program completes runs.

@@ -34,7 +34,7 @@ internal sealed class MultiprogramMetrics
 
     private static readonly Meter s_shared = new(MeterName, typeof(MultiprogramMetrics).Assembly.GetName().Version?.ToString());
     private static readonly ConditionalWeakTable<Meter, MultiprogramMetrics> s_byMeter = new();
-    private static readonly string[] s_reasons = ["interval", "arrival", "departure", "manual"];
+    private static readonly string[] s_reasons = ["interval", "arrival", "departure", "manual", "first-signal"]; // by RebalanceReason value
 
     private readonly object _gate = new();
     private MultiprogramScheduler[] _schedulers = [];

@@ -33,7 +33,7 @@ public sealed partial class MultiprogramScheduler
     private readonly object _dispatchGate = new();
 
     // Decisions by reason (index 2 * reason) and skipped ones (2 * reason + 1); written under the gate.
-    private readonly long[] _decisionsByReason = new long[8];
+    private readonly long[] _decisionsByReason = new long[2 * 5]; // per RebalanceReason (5 values), not skipped and skipped
     private long _moves;
 
     /// <summary>

@@ -211,6 +211,7 @@ public sealed partial class MultiprogramScheduler
             Volatile.Write(ref _programs, programs); // Release: a fully built array for lock-free readers.
             _director.Sets = [.. programs.Select(p => p.Queues)];
             _policy.Set(null); // An explicit allocation naming the leaver no longer sums up.
+            _early?.Departed(program.ProgramId);
             if (Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled())
             {
                 MultiprogramEventSource.Log.ProgramDeparted(program.ProgramId.Value, program.Name);
@@ -248,6 +249,7 @@ public sealed partial class MultiprogramScheduler
         AllocationSnapshot snapshot = TakeSnapshot();
         long now = TimeProvider.GetTimestamp();
         RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now);
+        _early?.Decided(TimeProvider.GetElapsedTime(_createdAt, now));
         ApplyLendingOrder(snapshot);
         PublishToDomain(snapshot);
         decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
@@ -359,9 +361,14 @@ public sealed partial class MultiprogramScheduler
         }
     }
 
-    /// <summary>Rebalancer thread, between decisions: feeds every program's estimator its running and queued tasks now.</summary>
+    /// <summary>
+    /// Rebalancer thread, between decisions: feeds every program's estimator its running and queued tasks now, then
+    /// makes the early decision (<see cref="RebalanceReason.FirstSignal"/>) when a program registered 10-20 ms ago has
+    /// shown its first work (<see cref="EarlyDecision"/>).
+    /// </summary>
     internal void OnSample()
     {
+        bool decided = false;
         lock (_gate)
         {
             if (IsDisposed || _programs.Length == 0)
@@ -376,12 +383,29 @@ public sealed partial class MultiprogramScheduler
                 p.Sample(now, running.GetValueOrDefault(p.Queues), Math.Max(p.Queues.AvailableTasks, 0));
             }
 
+            if (_early is not null && _early.Pending > 0)
+            {
+                // The estimates read here are the ones just sampled (Sample does not publish them; Estimator.Current does).
+                ProgramTaskScheduler[] programs = _programs;
+                if (_early.IsDue(TimeProvider.GetElapsedTime(_createdAt, now), id => Array.Find(programs, p => p.ProgramId == id)?.Estimator.Current))
+                {
+                    DecideAndApply(RebalanceReason.FirstSignal);
+                    ReclaimLentCpus();
+                    decided = true;
+                }
+            }
+
             if (_arbiter is not null && !_domainDetached)
             {
                 // The domain client reports at once when a program became busy or idle; publishing at every sample
                 // lets it see that within a sample interval instead of a decision interval.
                 PublishToDomain(BuildSnapshot(serving, running, observe: false));
             }
+        }
+
+        if (decided)
+        {
+            DispatchEvents();
         }
     }
 

@@ -92,6 +92,10 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private readonly bool _raiseSkipped;
     private readonly MultiprogramMetrics? _metrics; // Null: the instrumentation is off (see Instrumentation).
     private readonly long _createdAt;
+    private readonly EarlyDecision? _early; // Null: the policy does not decide early, or nothing samples between decisions.
+
+    /// <summary>Whether this scheduler makes early decisions after arrivals (tests; see <see cref="EarlyDecision"/>).</summary>
+    internal bool DecidesEarly => _early is not null;
 
     /// <summary>Creates the pool (starting and, by default, pinning its workers) and the rebalancer.</summary>
     /// <param name="options">CPUs, pinning, policy, interval; null = all allowed CPUs, pinned, defaults.</param>
@@ -143,6 +147,10 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _historyCapacity = options.HistoryCapacity;
         _policy = new AllocationOverridePolicy(options.Policy ?? new LearnedScalabilityPolicy());
         _decider = new RebalanceDecider(_policy, Topology);
+        // The early decision is asked for at the estimator's samples, which are taken only between periodic decisions.
+        bool samples = options.EstimatorSampleInterval > TimeSpan.Zero && options.EstimatorSampleInterval != Timeout.InfiniteTimeSpan
+            && RebalanceInterval > TimeSpan.Zero && RebalanceInterval != Timeout.InfiniteTimeSpan && options.EstimatorSampleInterval < RebalanceInterval;
+        _early = samples && _policy.Inner is LearnedScalabilityPolicy { DecidesEarly: true } ? new EarlyDecision() : null;
         _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
         _idle.Close();
         _director = new WorkerDirector(options.EnableLending, _idle);
@@ -396,6 +404,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
                     MultiprogramEventSource.Log.ProgramRegistered(program.ProgramId.Value, name);
                 }
 
+                _early?.Arrived(program.ProgramId, TimeProvider.GetElapsedTime(_createdAt));
                 DecideAndApply(RebalanceReason.Arrival);
             }
         }

@@ -26,6 +26,9 @@ internal sealed partial class Simulation
     // decision from the program's running and queued tasks; the time of the previous observation.
     private ScalabilityEstimator[]? _estimators;
     private long _lastObservation;
+
+    // The learned policy's early decision after an arrival (the mechanism's rule, asked at each sample); null: none.
+    private readonly EarlyDecision? _early;
     private readonly List<SimulatedEstimate> _estimates = [];
 
     private void OnDecisionTick()
@@ -78,6 +81,7 @@ internal sealed partial class Simulation
 
         var snapshot = new AllocationSnapshot(_cores, states);
         RebalanceEvent decision = _decider!.Decide(snapshot, reason, _now);
+        _early?.Decided(Time(_now));
         if (decision.Skipped)
         {
             return;
@@ -127,7 +131,11 @@ internal sealed partial class Simulation
         }
     }
 
-    /// <summary>The sampling tick of the estimators (the dynamic scheme only): samples, then schedules the next.</summary>
+    /// <summary>
+    /// The sampling tick of the estimators (the dynamic scheme only): samples, makes the early decision when a program
+    /// that arrived 10-20 ms ago has shown work (<see cref="EarlyDecision"/>, as the mechanism's sample does), then
+    /// schedules the next.
+    /// </summary>
     private void OnSampleTick()
     {
         if (_runningPrograms == 0)
@@ -136,6 +144,11 @@ internal sealed partial class Simulation
         }
 
         SampleEstimates();
+        if (_early is { Pending: > 0 } early && early.IsDue(Time(_now), id => IsPresent(id.Value) ? _estimators![id.Value].Current : null))
+        {
+            Decide(RebalanceReason.FirstSignal, _programs.Length);
+        }
+
         Schedule(_now + SampleIntervalNs, SampleEvent, 0, 0);
     }
 

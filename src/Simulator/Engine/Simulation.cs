@@ -228,6 +228,8 @@ internal sealed partial class Simulation
                 _ => new HillClimbingPolicy(),
             };
             _decider = new RebalanceDecider(policy, CpuTopology.Uniform(options.Packages, _cores / options.Packages));
+            // As the mechanism: the learned policy decides early (at a sample) once an arriving program shows work.
+            _early = policy is LearnedScalabilityPolicy { DecidesEarly: true } && scheme == SimulatedScheme.Dynamic ? new EarlyDecision() : null;
             _idleAnywhere = _lending ? new IndexSet(threadCount) : null;
         }
     }
@@ -276,6 +278,7 @@ internal sealed partial class Simulation
             {
                 if (_programs[k - 1].Arrival == 0)
                 {
+                    _early?.Arrived(new ProgramId(k - 1), TimeSpan.Zero);
                     Decide(RebalanceReason.Arrival, k);
                 }
             }
@@ -456,6 +459,7 @@ internal sealed partial class Simulation
             program.Present = false;
             if (_partitioning)
             {
+                _early?.Departed(new ProgramId(p));
                 Schedule(_now, DepartureEvent, p, 0);
             }
         }
@@ -472,6 +476,7 @@ internal sealed partial class Simulation
         _programs[p].Present = true;
         if (_partitioning)
         {
+            _early?.Arrived(new ProgramId(p), Time(_now));
             Decide(RebalanceReason.Arrival, _programs.Length);
         }
 

@@ -14,7 +14,10 @@ public class LearnedScalabilityTests
 
     /// <summary>An estimator whose window never fades and that never declares a phase change: sums are exact.</summary>
     private static ScalabilityEstimator Exact(int cores, ScalabilityTable? prior = null, double priorCoreSeconds = 0.5) =>
-        new(cores, prior, new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromDays(3650), PhaseChangeTail = 0, PriorCoreSeconds = priorCoreSeconds });
+        new(cores, prior, new ScalabilityEstimatorOptions
+        {
+            HalfLife = TimeSpan.FromDays(3650), PhaseChangeTail = 0, PriorCoreSeconds = priorCoreSeconds, GuessCoreSeconds = priorCoreSeconds,
+        });
 
     [Fact]
     public void Before_any_work_a_program_is_taken_to_scale_linearly_or_as_its_prior_says()
@@ -79,13 +82,30 @@ public class LearnedScalabilityTests
     }
 
     [Fact]
+    public void The_linear_guess_weighs_its_own_core_seconds_and_a_profile_keeps_its_weight()
+    {
+        // 16 cores, one core busy for 10 ms at demand 1 (a sequential start): 0.01 core-s observed at S = 1. Without a
+        // profile the linear guess (S(16) = 16) weighs GuessCoreSeconds, with one the profile weighs PriorCoreSeconds.
+        var options = new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromDays(3650), PhaseChangeTail = 0, GuessCoreSeconds = 0.01, PriorCoreSeconds = 0.5 };
+        var guessed = new ScalabilityEstimator(16, null, options);
+        guessed.Observe(TimeSpan.FromMilliseconds(10), running: 1, queued: 0);
+        Assert.Equal(((16 * 0.01) + 0.01) / 0.02, guessed.Current.SpeedupAt(16), 6);
+
+        var profile = new ScalabilityTable([new ScalabilityPoint(16, 16)]);
+        var profiled = new ScalabilityEstimator(16, profile, options);
+        profiled.Observe(TimeSpan.FromMilliseconds(10), running: 1, queued: 0);
+        Assert.Equal(((16 * 0.5) + 0.01) / 0.51, profiled.Current.SpeedupAt(16), 6);
+        Assert.Equal("GuessCoreSeconds", Assert.Throws<ArgumentOutOfRangeException>(() => new ScalabilityEstimator(4, null, options with { GuessCoreSeconds = -1 })).ParamName);
+    }
+
+    [Fact]
     public void Old_work_fades_with_the_half_life()
     {
         // 1 core-s at demand 1, then one half-life of work at full demand (4 x 1 s): old work now weighs 0.5 core-s
         // against 4 core-s. S(4) = 4.5 / (0.5 + 4/4) = 3.
         var estimator = new ScalabilityEstimator(4, null, new ScalabilityEstimatorOptions
         {
-            HalfLife = TimeSpan.FromSeconds(1), PhaseChangeTail = 0, PriorCoreSeconds = 0,
+            HalfLife = TimeSpan.FromSeconds(1), PhaseChangeTail = 0, PriorCoreSeconds = 0, GuessCoreSeconds = 0,
         });
         estimator.Observe(TimeSpan.FromSeconds(1), running: 1, queued: 0);
         estimator.Observe(TimeSpan.FromSeconds(1), running: 4, queued: 0);
@@ -95,7 +115,7 @@ public class LearnedScalabilityTests
     [Fact]
     public void A_lasting_change_of_phase_is_followed_within_two_samples_and_a_usual_dip_is_not_one()
     {
-        var options = new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromSeconds(100), PriorCoreSeconds = 0 };
+        var options = new ScalabilityEstimatorOptions { HalfLife = TimeSpan.FromSeconds(100), PriorCoreSeconds = 0, GuessCoreSeconds = 0 };
         var wide = new ScalabilityEstimator(16, null, options);
         for (int i = 0; i < 50; i++)
         {
@@ -444,9 +464,10 @@ public class LearnedScalabilityTests
         task.AssertCompletes();
 
         // One task ran through one second of the scheduler's clock: one core-second at demand 1, against the linear
-        // guess worth 0.5 core-seconds: S(2) = (1 x 1 + 2 x 0.5) / 1.5.
+        // guess worth g core-seconds: S(2) = (1 x 1 + 2 x g) / (1 + g).
+        double g = new ScalabilityEstimatorOptions().GuessCoreSeconds;
         Assert.Equal(1, program.Estimate.ObservedCoreSeconds, 6);
-        Assert.Equal(4.0 / 3, program.Estimate.SpeedupAt(2), 6);
+        Assert.Equal((1 + (2 * g)) / (1 + g), program.Estimate.SpeedupAt(2), 6);
     }
 
     /// <summary>A clock that moves only when told (the scheduler's timestamps and elapsed times).</summary>

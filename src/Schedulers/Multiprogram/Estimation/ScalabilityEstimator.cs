@@ -26,6 +26,15 @@ internal sealed record ScalabilityEstimatorOptions
     public double PriorCoreSeconds { get; init; } = 0.5;
 
     /// <summary>
+    /// How many core-seconds of observed work the linear guess (no offline profile) is worth; default 0.5, as a
+    /// profile. Lighter guesses let the first samples decide a new program's curve (0.01: one core for one 10 ms
+    /// sample outweighs it), but they also read a program that starts sequentially as flat until its wide phase has
+    /// run a while; on the simulator's generated mixes none of 0.001-0.15 was near-best on more mixes than 0.5
+    /// (policies README, "Early decision").
+    /// </summary>
+    public double GuessCoreSeconds { get; init; } = 0.5;
+
+    /// <summary>
     /// The share of the windowed work below which a demand level counts as never seen (default 0.05): a fast demand
     /// outside the levels that carried 95% of the window's work, for <see cref="PhaseChangeAfter"/>, is a phase
     /// change, and the window is cut so that the new phase dominates at once.
@@ -54,6 +63,11 @@ internal sealed record ScalabilityEstimatorOptions
         if (!double.IsFinite(PriorCoreSeconds) || PriorCoreSeconds < 0)
         {
             throw new ArgumentOutOfRangeException(nameof(PriorCoreSeconds), PriorCoreSeconds, "The prior's weight must be a finite number >= 0.");
+        }
+
+        if (!double.IsFinite(GuessCoreSeconds) || GuessCoreSeconds < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(GuessCoreSeconds), GuessCoreSeconds, "The guess's weight must be a finite number >= 0.");
         }
 
         if (!(PhaseChangeTail >= 0 && PhaseChangeTail < 0.5))
@@ -90,7 +104,8 @@ internal sealed record ScalabilityEstimatorOptions
 /// from running on the current one: nothing needs to be moved to measure it.</para>
 /// <para><b>Prior.</b> An offline profile, when given, is blended in as if it were worth
 /// <see cref="ScalabilityEstimatorOptions.PriorCoreSeconds"/> of observed work; without one, a program nobody has seen
-/// is taken to scale linearly until it shows otherwise (it is given cores, not starved of them).</para>
+/// is taken to scale linearly until it shows otherwise (it is given cores, not starved of them), a guess worth
+/// <see cref="ScalabilityEstimatorOptions.GuessCoreSeconds"/>.</para>
 /// <para><b>Phase changes.</b> When the fast demand average lies, for <see cref="ScalabilityEstimatorOptions.PhaseChangeAfter"/>,
 /// outside the demand levels that carried all but <see cref="ScalabilityEstimatorOptions.PhaseChangeTail"/>
 /// of the window's work, the window's weight is cut by 10x: the new phase dominates the next estimate.</para>
@@ -245,7 +260,7 @@ internal sealed class ScalabilityEstimator
     {
         int n = CoreCount;
         var speedup = new double[n + 1];
-        double priorWeight = _options.PriorCoreSeconds;
+        double priorWeight = _prior is null ? _options.GuessCoreSeconds : _options.PriorCoreSeconds;
         double observedWeight = _window;
         for (int c = 1; c <= n; c++)
         {

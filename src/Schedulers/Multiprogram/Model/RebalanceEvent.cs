@@ -104,4 +104,10 @@ public enum RebalanceReason
 
     /// <summary>Someone asked explicitly; never skipped.</summary>
     Manual,
+
+    /// <summary>
+    /// A program that registered 10-20 ms ago has shown its first work: the learned policy decides again with what its
+    /// estimator has seen (when <see cref="Policies.LearnedScalabilityPolicy.DecidesEarly"/>); never skipped.
+    /// </summary>
+    FirstSignal,
 }

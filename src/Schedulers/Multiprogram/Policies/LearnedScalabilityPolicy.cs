@@ -129,6 +129,16 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// </summary>
     public bool OrdersLending { get; init; }
 
+    /// <summary>
+    /// Whether the scheduler (and the simulator) decides again once a newly registered program has shown its first
+    /// work, 10-20 ms after its registration (a <see cref="RebalanceReason.FirstSignal"/> decision), instead of leaving
+    /// its registration's blind split to the next interval decision. Needs
+    /// the estimator's sampling (<see cref="MultiprogramSchedulerOptions.EstimatorSampleInterval"/>). Off by default:
+    /// on the simulator's generated mixes it changed no outcome with the default estimator (its first samples do not
+    /// outweigh the linear guess, and with full lending credit a home moved off an idle program gains nothing).
+    /// </summary>
+    public bool DecidesEarly { get; init; }
+
     /// <inheritdoc />
     public string Name => "learned-scalability";
 

@@ -1,0 +1,70 @@
+#:project ../src/Simulator/DivCon.Simulator.csproj
+#:property PublishAot=false
+
+// Judges one scheme's rerun of simulate-mixes against a stored run's other schemes: the rerun's rows of that scheme
+// replace the stored ones (the other schemes do not use its policy, so their figures stand), and the aggregate is
+// MixAggregate's (wins, near-best, geo-mean and worst STP over the best other scheme), per core count. Also prints the
+// thesis mixes' STP and ANTT against the best other scheme, and every generated mix where the scheme is not near-best.
+// Usage: dotnet run scripts/compare-mixes.cs -c Release -- <stored folder> <rerun folder> [scheme=dynamic]
+// e.g.  dotnet run scripts/compare-mixes.cs -c Release -- results/simulated-mixes-50-s1 results/dynamic-rerun
+using System.Globalization;
+using DivCon.Simulator.Workloads;
+
+if (args.Length < 2)
+{
+    Console.Error.WriteLine("usage: compare-mixes.cs <stored folder> <rerun folder> [scheme=dynamic]");
+    return 1;
+}
+
+string scheme = args.Length > 2 ? args[2] : "dynamic";
+var stored = Read(Path.Combine(args[0], "outcomes.csv"));
+var rerun = Read(Path.Combine(args[1], "outcomes.csv")).Where(o => o.Scheme == scheme).ToList();
+if (rerun.Count == 0)
+{
+    Console.Error.WriteLine($"error: {args[1]}/outcomes.csv has no row of scheme '{scheme}'.");
+    return 1;
+}
+
+var merged = stored.Where(o => o.Scheme != scheme).Concat(rerun).ToList();
+string[] schemes = [.. merged.Select(o => o.Scheme).Distinct()];
+var inv = CultureInfo.InvariantCulture;
+foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
+{
+    var generated = byCores.Where(o => !o.Mix.StartsWith("thesis", StringComparison.Ordinal)).ToList();
+    var line = MixAggregate.Compute(generated, schemes).Single(a => a.Scheme == scheme);
+    Console.WriteLine(string.Create(inv,
+        $"{byCores.Key} cores: {line.Mixes} mixes, wins {line.Wins}, near-best {line.NearBest}, geo-mean {line.GeoMeanRatio:0.000}, worst {line.WorstRatio:0.000} ({line.WorstMix}), moves/s {line.MovesPerSecond:0.0}"));
+    foreach (var mix in byCores.GroupBy(o => o.Mix).OrderBy(g => g.Key, StringComparer.Ordinal))
+    {
+        var own = mix.FirstOrDefault(o => o.Scheme == scheme);
+        var others = mix.Where(o => o.Scheme != scheme && !double.IsNaN(o.Stp)).ToList();
+        if (own is null || others.Count == 0)
+        {
+            continue;
+        }
+
+        var best = others.MaxBy(o => o.Stp)!;
+        double bestStp = Math.Max(best.Stp, own.Stp), bestAntt = Math.Min(others.Min(o => o.Antt), own.Antt);
+        bool near = own.Stp >= bestStp || (own.Stp >= (1 - MixAggregate.StpTolerance) * bestStp && own.Antt <= (1 + MixAggregate.AnttTolerance) * bestAntt);
+        if (mix.Key.StartsWith("thesis", StringComparison.Ordinal) || !near)
+        {
+            Console.WriteLine(string.Create(inv,
+                $"  {(near ? "   " : "NOT")} {mix.Key,-14} STP {own.Stp:0.000} vs {best.Scheme} {best.Stp:0.000} ({own.Stp / best.Stp:0.000}); ANTT {own.Antt:0.000} vs best other {others.Min(o => o.Antt):0.000}"));
+        }
+    }
+}
+
+return 0;
+
+static List<MixOutcome> Read(string path)
+{
+    var rows = new List<MixOutcome>();
+    foreach (string line in File.ReadLines(path).Skip(1))
+    {
+        string[] f = line.Split(',');
+        double D(int i) => double.Parse(f[i], CultureInfo.InvariantCulture);
+        rows.Add(new MixOutcome(f[0], int.Parse(f[1], CultureInfo.InvariantCulture), f[2], D(3), D(4), D(5), D(6), D(7)));
+    }
+
+    return rows;
+}

@@ -1,0 +1,157 @@
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Decisions;
+using DivCon.Schedulers.Multiprogram.Estimation;
+using DivCon.Schedulers.Multiprogram.Model;
+using DivCon.Schedulers.Multiprogram.Policies;
+
+namespace DivCon.Schedulers.Tests.Multiprogram;
+
+/// <summary>The early decision after an arrival (<see cref="EarlyDecision"/>), on plain data, and in the mechanism.</summary>
+public class EarlyDecisionTests
+{
+    private static readonly ProgramId A = new(0), B = new(1);
+    private static readonly TimeSpan Ms = TimeSpan.FromMilliseconds(1);
+
+    private static ScalabilityEstimate Worked()
+    {
+        var estimator = new ScalabilityEstimator(8);
+        estimator.Observe(10 * Ms, running: 2, queued: 5);
+        return estimator.Current;
+    }
+
+    private static readonly ScalabilityEstimate Idle = new ScalabilityEstimator(8).Current;
+
+    [Fact]
+    public void A_decision_is_due_once_an_arrival_is_10_ms_old_and_has_worked()
+    {
+        var rule = new EarlyDecision();
+        rule.Arrived(A, 100 * Ms);
+        var worked = Worked();
+        Assert.False(rule.IsDue(105 * Ms, _ => worked)); // too young: its first sample is not in yet
+        Assert.True(rule.IsDue(110 * Ms, _ => worked));
+        Assert.Equal(1, rule.Pending); // asking does not consume it; deciding does
+        rule.Decided(110 * Ms);
+        Assert.Equal(0, rule.Pending);
+        Assert.False(rule.IsDue(120 * Ms, _ => worked)); // one early decision per arrival
+    }
+
+    [Fact]
+    public void Without_work_it_waits_until_20_ms_and_then_gives_up()
+    {
+        var rule = new EarlyDecision();
+        rule.Arrived(A, TimeSpan.Zero);
+        Assert.False(rule.IsDue(15 * Ms, _ => Idle));
+        Assert.Equal(1, rule.Pending);
+        Assert.False(rule.IsDue(20 * Ms, _ => Idle));
+        Assert.Equal(0, rule.Pending); // left to the interval decisions
+        var worked = Worked();
+        Assert.False(rule.IsDue(30 * Ms, _ => worked));
+    }
+
+    [Fact]
+    public void A_decision_counts_only_for_programs_old_enough_and_a_departure_cancels()
+    {
+        var rule = new EarlyDecision();
+        rule.Arrived(A, TimeSpan.Zero);
+        rule.Arrived(B, 6 * Ms);
+        var worked = Worked();
+        rule.Decided(12 * Ms); // e.g. an interval decision: A (12 ms old) has had it, B (6 ms) has not
+        Assert.Equal(1, rule.Pending);
+        Assert.False(rule.IsDue(14 * Ms, _ => worked));
+        Assert.True(rule.IsDue(16 * Ms, id => id == B ? worked : null));
+        rule.Departed(B);
+        Assert.Equal(0, rule.Pending);
+        Assert.False(rule.IsDue(17 * Ms, _ => worked));
+
+        // A program that has left (no estimate) is not waited for, and is given up on at the latest delay.
+        rule.Arrived(A, 100 * Ms);
+        Assert.False(rule.IsDue(125 * Ms, _ => null));
+        Assert.Equal(0, rule.Pending);
+    }
+
+    [Fact]
+    public void Bad_input_names_the_parameter()
+    {
+        Assert.Equal("earliest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(-Ms)).ParamName);
+        Assert.Equal("latest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(10 * Ms, 5 * Ms)).ParamName);
+        Assert.Equal("estimateOf", Assert.Throws<ArgumentNullException>(() => new EarlyDecision().IsDue(TimeSpan.Zero, null!)).ParamName);
+    }
+
+    [Fact]
+    public void The_scheduler_decides_again_once_a_new_program_has_worked_for_a_sample()
+    {
+        // Interval decisions far away (1 h), samples every 5 ms of real time; the scheduler's clock moves only when told,
+        // so the program's age is exactly what the test sets.
+        var clock = new ManualClock();
+        using var early = new ManualResetEventSlim();
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false,
+            WorkerCount = 2,
+            RebalanceInterval = TimeSpan.FromHours(1),
+            EstimatorSampleInterval = TimeSpan.FromMilliseconds(5),
+            TimeProvider = clock,
+            Policy = new LearnedScalabilityPolicy { DecidesEarly = true },
+            OnRebalanced = (_, e) =>
+            {
+                if (e.Reason == RebalanceReason.FirstSignal)
+                {
+                    early.Set();
+                }
+            },
+        });
+        using var idle = scheduler.Register("idle");
+        using var busy = scheduler.Register("busy");
+        using var started = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        var task = busy.Start(() =>
+        {
+            started.Set();
+            release.Wait(TimeSpan.FromSeconds(30));
+        });
+        Assert.True(started.Wait(TimeSpan.FromSeconds(30)));
+        clock.Advance(TimeSpan.FromMilliseconds(15));
+        try
+        {
+            Assert.True(early.Wait(TimeSpan.FromSeconds(30)), "no early decision after the program worked for 15 ms: " + string.Join("; ", scheduler.History.Select(e => $"{e.Reason} at {e.Time}")));
+            Assert.Contains(scheduler.History, e => e.Reason == RebalanceReason.FirstSignal && !e.Skipped);
+        }
+        finally
+        {
+            release.Set();
+        }
+
+        task.AssertCompletes();
+    }
+
+    [Theory]
+    [InlineData(false, 10, true, false)] // the default policy: no early decision
+    [InlineData(true, 10, true, true)]
+    [InlineData(true, 0, true, false)] // no samples between decisions: nothing to ask the rule at
+    [InlineData(true, 10, false, false)] // no periodic decisions: no samples either
+    public void The_scheduler_has_the_rule_only_for_a_policy_asking_for_it_and_with_samples(bool asks, int sampleMs, bool periodic, bool expected)
+    {
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false,
+            WorkerCount = 2,
+            RebalanceInterval = periodic ? TimeSpan.FromHours(1) : Timeout.InfiniteTimeSpan,
+            EstimatorSampleInterval = TimeSpan.FromMilliseconds(sampleMs),
+            Policy = asks ? new LearnedScalabilityPolicy { DecidesEarly = true } : null,
+        });
+        Assert.Equal(expected, scheduler.DecidesEarly);
+        Assert.False(new LearnedScalabilityPolicy().DecidesEarly);
+    }
+
+    /// <summary>A clock that moves only when told (the scheduler's timestamps and elapsed times).</summary>
+    private sealed class ManualClock : TimeProvider
+    {
+        private long _ticks;
+
+        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
+
+        public override long GetTimestamp() => Interlocked.Read(ref _ticks);
+
+        public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
+    }
+}
