@@ -4,16 +4,22 @@
 # validation compares; the traces of both programs recorded at the same sizes; and the simulator's prediction of
 # every figure from those traces with the machine description, measured against simulated with the difference in %,
 # flagging every figure off by more than the tolerance. Run it on an idle machine: every figure and every recorded
-# duration is a timing. About 11-12 minutes on the 2-CPU development VM with the defaults.
+# duration is a timing. About 11 minutes on the idle 2-CPU development VM with the defaults (build 1-2 min, the
+# alone runs 1 min, each multiprogram test 3.5 min: a warm-up round and 3 rounds of 12 s per scheme; traces and
+# simulation 1 min).
 #
 # Usage: scripts/membound-pair.sh [--out ROOT] [--tiny]
 #   --out ROOT  results root (default results-local, ignored by git; name results/ to keep a reference run). The run
 #               writes ROOT/membound-pair-<UTC date-time>/ and refuses to reuse a folder that exists.
 #   --tiny      tiny sizes and a few seconds per scheme: checks the script in about 3 minutes (figures meaningless).
 #
+# Size: sumsq at 2^29 integers reads 2 GiB per run and per copy, 4x the largest cache this VM reports (L3 508 MiB by
+# getconf LEVEL3_CACHE_SIZE, likely the host's whole L3: a core shares far less; L2 1 MiB; /sys has no cache
+# entries here), where the thesis size (2^27, 512 MiB) is about that cache's size. Peak memory: 4 GiB for the two copies.
+#
 # Environment (all optional): SUMSQ_SIZE (default 2^29 integers, 2 GiB per copy), PI_SIZE (default 2^30 points, the
 # thesis size), SCHEMES (default shared,static,dynamic,oversubscribed-pinned), DURATION (seconds per scheme and
-# test, default 45), ROUNDS (default 3), RUNS (alone runs per program and core count, default 3), REPEAT (recorded
+# test, default 36), ROUNDS (default 3), RUNS (alone runs per program and core count, default 3), REPEAT (recorded
 # runs per trace, default 3), MACHINE (default machines/dev-vm-2cpu.json), TOLERANCE (percent, default 10), OUT and
 # TINY=1 (as the options).
 set -euo pipefail
@@ -26,7 +32,7 @@ while [ $# -gt 0 ]; do
     --out) [ $# -ge 2 ] || { echo "error: --out needs a folder." >&2; exit 1; }; OUT=$2; shift 2 ;;
     --out=*) OUT=${1#--out=}; shift ;;
     --tiny) TINY=1; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -e/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1' (expected --out ROOT or --tiny)." >&2; exit 1 ;;
   esac
 done
@@ -37,7 +43,7 @@ fi
 SUMSQ_SIZE=${SUMSQ_SIZE:-2^29}
 PI_SIZE=${PI_SIZE:-2^30}
 SCHEMES=${SCHEMES:-shared,static,dynamic,oversubscribed-pinned}
-DURATION=${DURATION:-45}
+DURATION=${DURATION:-36}
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-3}
 REPEAT=${REPEAT:-3}
@@ -72,6 +78,7 @@ MP=(--schemes "$SCHEMES" --duration "$DURATION" --rounds "$ROUNDS" --workers "$W
 # Each command, as run, goes to commands.txt (the record the README quotes).
 run() {
   printf '%s\n' "$*" >> "$RUN/commands.txt"
+  echo "[$(date -u +%H:%M:%S)] ${*:9:3} ..."
   "$@"
 }
 
@@ -120,5 +127,5 @@ dirty=$(git status --porcelain 2>/dev/null | grep -qv '^??' && echo " (with unco
 } > "$RUN/README.md"
 
 echo
-echo "Wrote $RUN/README.md; measured against simulated in $RUN/validation/comparison.md:"
+echo "[$(date -u +%H:%M:%S)] done (started $started). Wrote $RUN/README.md; measured against simulated in $RUN/validation/comparison.md:"
 grep -m1 'figures beyond' "$RUN/validation/comparison.md" || true
