@@ -79,7 +79,7 @@ MP=(--schemes "$SCHEMES" --duration "$DURATION" --rounds "$ROUNDS" --workers "$W
 run() {
   printf '%s\n' "$*" >> "$RUN/commands.txt"
   echo "[$(date -u +%H:%M:%S)] ${*:9:3} ..."
-  "$@"
+  "$@" < /dev/null
 }
 
 # 1. Alone on 1 and 2 cores: the validation's alone rows, the NTTs' yardstick, and the profiles the partitioning
