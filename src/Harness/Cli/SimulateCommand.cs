@@ -76,9 +76,12 @@ public static class SimulateCommand
         var allocation = OptionTable.Names("--allocation",
             "Scalability mode: the core placements to simulate, each giving its rows of speedup.csv, as the measured scalability command's --allocation (needs --machine: without a machine the simulated cores have no topology). [default: the --machine placement]",
             [], "placement", n => s_placements.Contains(n, StringComparer.OrdinalIgnoreCase), s_placements);
+        var tolerance = OptionTable.OptionalNumber("--tolerance",
+            "Validate mode: also write comparison.md and comparison.csv, every figure measured against simulated with its difference, flagging those beyond this many percent. [default: none]",
+            atLeast: 0, unit: "percent");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -111,6 +114,8 @@ public static class SimulateCommand
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             CorePlacement[] placements = ReadPlacements(parse.GetValue(allocation) ?? [], modeName, options.Machine);
+            double? tolerancePercent = ReadTolerance(parse.GetValue(tolerance), modeName);
+
             WorkloadSimulator simulator;
             try
             {
@@ -169,12 +174,26 @@ public static class SimulateCommand
                         string title = string.Create(CultureInfo.InvariantCulture,
                             $"Simulated on {coreCount} cores from the traces in `{parse.GetValue(traceDir)}` (standby handover {(options.StandbyHandover ? "on" : "off")}, seed {options.Seed}), against the measured results in `{parse.GetValue(measured)}`.");
                         SimulationValidation.Write(context.Output, report, title);
+                        if (tolerancePercent is { } percent)
+                        {
+                            ValidationTolerance.Write(context.Output, ValidationTolerance.Judge(report.Rows, percent / 100), percent / 100,
+                                title + (options.Machine is { } m ? string.Create(CultureInfo.InvariantCulture, $" Machine: {m.Name} ({m.Calibration}).") : " No machine description."));
+                        }
+
                         SimulatedExperiments.WriteLabel(context.Output, options, labels);
                         return Task.FromResult(report);
                     }, report =>
                     {
                         var text = new StringWriter(CultureInfo.InvariantCulture);
-                        SimulationValidation.WriteMarkdown(text, report, string.Empty);
+                        if (tolerancePercent is { } percent)
+                        {
+                            ValidationTolerance.WriteMarkdown(text, ValidationTolerance.Judge(report.Rows, percent / 100), percent / 100, string.Empty);
+                        }
+                        else
+                        {
+                            SimulationValidation.WriteMarkdown(text, report, string.Empty);
+                        }
+
                         host.Console.WriteLine(text.ToString());
                     }, cancellationToken).ConfigureAwait(false);
                     break;
@@ -277,6 +296,19 @@ public static class SimulateCommand
         }
 
         return [.. given.Select(g => Enum.Parse<CorePlacement>(g, ignoreCase: true)).Distinct()];
+    }
+
+    /// <summary>The <c>--tolerance</c> in percent (null: none), which only the validate mode takes.</summary>
+    /// <exception cref="ArgumentException">A tolerance outside the validate mode (the message names the option and its value).</exception>
+    internal static double? ReadTolerance(double? tolerance, string mode)
+    {
+        if (tolerance is { } t && mode != "validate")
+        {
+            throw new ArgumentException(string.Create(CultureInfo.InvariantCulture,
+                $"--tolerance applies to --mode validate, not {mode} (got '--tolerance {t}')."), nameof(tolerance));
+        }
+
+        return tolerance;
     }
 
     private static string PlacementName(CorePlacement placement) => placement == CorePlacement.Dispersed ? "dispersed" : "contiguous";

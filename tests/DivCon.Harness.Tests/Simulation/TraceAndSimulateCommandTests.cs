@@ -130,6 +130,91 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Simulate_validate_with_a_tolerance_writes_the_flagged_comparison()
+    {
+        WriteSyntheticTraces(cores: 2);
+        string measured = Path.Combine(_root, "measured");
+        Directory.CreateDirectory(Path.Combine(measured, "scalability"));
+        // Measured alone times no simulation of these traces comes near (1,000 s): every alone time is flagged.
+        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,1000\nquicksort,2,0,500\n");
+        string pair = Path.Combine(measured, "symmetric-quicksort");
+        Directory.CreateDirectory(pair);
+        File.WriteAllText(Path.Combine(pair, "setup.json"), """
+            {"data": {"workers": 2, "timeLimitSeconds": 0.5,
+              "workload": [{"name": "quicksort#1", "program": "quicksort"}, {"name": "quicksort#2", "program": "quicksort"}],
+              "schemes": [{"name": "shared"}, {"name": "static"}]}}
+            """);
+        File.WriteAllText(Path.Combine(pair, "summary.json"), """
+            {"data": {"schemes": [
+              {"scheme": "shared", "metrics": {"antt": 2.0, "stp": 1.0,
+                "programs": [{"program": "quicksort#1", "normalizedTurnaroundTime": 2.0}, {"program": "quicksort#2", "normalizedTurnaroundTime": 0}]}},
+              {"scheme": "static", "metrics": {"antt": 2.0, "stp": 1.0, "programs": []}}]}}
+            """);
+
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "symmetric-quicksort", "--trace-dir", Traces,
+            "--programs", "quicksort", "--out", _root, "--name", "pair", "--tolerance", "10");
+
+        Assert.True(exitCode == 0, error);
+        string path = Path.Combine(_root, "pair");
+        string[] csv = File.ReadAllLines(Path.Combine(path, "comparison.csv"));
+        Assert.Equal("experiment,scheme,program,metric,measured,simulated,difference_percent,beyond", csv[0]);
+        Assert.All(csv.Where(l => l.StartsWith("scalability,,quicksort,time_s@", StringComparison.Ordinal)), l => Assert.EndsWith(",yes", l, StringComparison.Ordinal));
+        // A measured NTT of 0 has no relative error: flagged, never silently within the tolerance.
+        Assert.Matches(@"^symmetric-quicksort,shared,quicksort#2,ntt,0,[0-9.E+-]+,,yes$", csv.Single(l => l.Contains("quicksort#2,ntt", StringComparison.Ordinal)));
+        Assert.Contains(csv, l => l.StartsWith("symmetric-quicksort,static,,antt,2,", StringComparison.Ordinal));
+        string markdown = File.ReadAllText(Path.Combine(path, "comparison.md"));
+        Assert.Contains("## symmetric-quicksort", markdown, StringComparison.Ordinal);
+        Assert.Contains("beyond ±10.0%", markdown, StringComparison.Ordinal);
+        Assert.Contains("No machine description.", markdown, StringComparison.Ordinal);
+        Assert.Contains(DivCon.Harness.Simulation.ValidationTolerance.FlagText, output, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(path, "validation.csv")), "the validation's own files are still written");
+    }
+
+    [Fact]
+    public async Task Simulate_validate_without_a_tolerance_writes_no_comparison()
+    {
+        WriteSyntheticTraces(cores: 2);
+        string measured = Path.Combine(_root, "measured");
+        Directory.CreateDirectory(Path.Combine(measured, "scalability"));
+        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,0.05\n");
+        string folder = Path.Combine(measured, "cyc");
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "setup.json"), """
+            {"data": {"workers": 2, "timeLimitSeconds": 0.5, "workload": [{"name": "quicksort", "program": "quicksort"}], "schemes": [{"name": "dynamic"}]}}
+            """);
+        File.WriteAllText(Path.Combine(folder, "summary.json"), """
+            {"data": {"schemes": [{"scheme": "dynamic", "metrics": {"antt": 1.0, "stp": 1.0, "programs": []}}]}}
+            """);
+
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "cyc", "--trace-dir", Traces, "--programs", "quicksort", "--out", _root, "--name", "plain");
+
+        Assert.True(exitCode == 0, error);
+        Assert.True(File.Exists(Path.Combine(_root, "plain", "validation.md")));
+        Assert.False(File.Exists(Path.Combine(_root, "plain", "comparison.md")));
+        Assert.False(File.Exists(Path.Combine(_root, "plain", "comparison.csv")));
+    }
+
+    [Theory]
+    [InlineData("cyclic", "10", "--tolerance applies to --mode validate, not cyclic (got '--tolerance 10')")]
+    [InlineData("validate", "-1", "--tolerance")]
+    [InlineData("validate", "ten", "--tolerance")]
+    public async Task Bad_tolerance_is_a_one_line_error_naming_option_and_value(string mode, string value, string expected)
+    {
+        WriteSyntheticTraces(cores: 2);
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort", "--cores", "2", "--duration", "0.5", "--out", _root, "--tolerance", value);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+        Assert.Contains(value, error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+        Assert.False(Directory.Exists(Path.Combine(_root, $"simulated-{mode}-2")));
+    }
+
+    [Fact]
     public async Task Simulate_scalability_reports_speedups()
     {
         WriteSyntheticTraces(cores: 8);
