@@ -10,12 +10,13 @@ namespace DivCon.Schedulers.Tests.Multiprogram;
 public class EarlyDecisionTests
 {
     private static readonly ProgramId A = new(0), B = new(1);
-    private static readonly TimeSpan Ms = TimeSpan.FromMilliseconds(1);
+    // A method, not a TimeSpan field times an int: TimeSpan has no * operator on .NET Framework (the Mono build).
+    private static TimeSpan Ms(double milliseconds) => TimeSpan.FromMilliseconds(milliseconds);
 
     private static ScalabilityEstimate Worked()
     {
         var estimator = new ScalabilityEstimator(8);
-        estimator.Observe(10 * Ms, running: 2, queued: 5);
+        estimator.Observe(Ms(10), running: 2, queued: 5);
         return estimator.Current;
     }
 
@@ -25,14 +26,14 @@ public class EarlyDecisionTests
     public void A_decision_is_due_once_an_arrival_is_10_ms_old_and_has_worked()
     {
         var rule = new EarlyDecision();
-        rule.Arrived(A, 100 * Ms);
+        rule.Arrived(A, Ms(100));
         var worked = Worked();
-        Assert.False(rule.IsDue(105 * Ms, _ => worked)); // too young: its first sample is not in yet
-        Assert.True(rule.IsDue(110 * Ms, _ => worked));
+        Assert.False(rule.IsDue(Ms(105), _ => worked)); // too young: its first sample is not in yet
+        Assert.True(rule.IsDue(Ms(110), _ => worked));
         Assert.Equal(1, rule.Pending); // asking does not consume it; deciding does
-        rule.Decided(110 * Ms);
+        rule.Decided(Ms(110));
         Assert.Equal(0, rule.Pending);
-        Assert.False(rule.IsDue(120 * Ms, _ => worked)); // one early decision per arrival
+        Assert.False(rule.IsDue(Ms(120), _ => worked)); // one early decision per arrival
     }
 
     [Fact]
@@ -40,12 +41,12 @@ public class EarlyDecisionTests
     {
         var rule = new EarlyDecision();
         rule.Arrived(A, TimeSpan.Zero);
-        Assert.False(rule.IsDue(15 * Ms, _ => Idle));
+        Assert.False(rule.IsDue(Ms(15), _ => Idle));
         Assert.Equal(1, rule.Pending);
-        Assert.False(rule.IsDue(20 * Ms, _ => Idle));
+        Assert.False(rule.IsDue(Ms(20), _ => Idle));
         Assert.Equal(0, rule.Pending); // left to the interval decisions
         var worked = Worked();
-        Assert.False(rule.IsDue(30 * Ms, _ => worked));
+        Assert.False(rule.IsDue(Ms(30), _ => worked));
     }
 
     [Fact]
@@ -53,27 +54,27 @@ public class EarlyDecisionTests
     {
         var rule = new EarlyDecision();
         rule.Arrived(A, TimeSpan.Zero);
-        rule.Arrived(B, 6 * Ms);
+        rule.Arrived(B, Ms(6));
         var worked = Worked();
-        rule.Decided(12 * Ms); // e.g. an interval decision: A (12 ms old) has had it, B (6 ms) has not
+        rule.Decided(Ms(12)); // e.g. an interval decision: A (12 ms old) has had it, B (6 ms) has not
         Assert.Equal(1, rule.Pending);
-        Assert.False(rule.IsDue(14 * Ms, _ => worked));
-        Assert.True(rule.IsDue(16 * Ms, id => id == B ? worked : null));
+        Assert.False(rule.IsDue(Ms(14), _ => worked));
+        Assert.True(rule.IsDue(Ms(16), id => id == B ? worked : null));
         rule.Departed(B);
         Assert.Equal(0, rule.Pending);
-        Assert.False(rule.IsDue(17 * Ms, _ => worked));
+        Assert.False(rule.IsDue(Ms(17), _ => worked));
 
         // A program that has left (no estimate) is not waited for, and is given up on at the latest delay.
-        rule.Arrived(A, 100 * Ms);
-        Assert.False(rule.IsDue(125 * Ms, _ => null));
+        rule.Arrived(A, Ms(100));
+        Assert.False(rule.IsDue(Ms(125), _ => null));
         Assert.Equal(0, rule.Pending);
     }
 
     [Fact]
     public void Bad_input_names_the_parameter()
     {
-        Assert.Equal("earliest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(-Ms)).ParamName);
-        Assert.Equal("latest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(10 * Ms, 5 * Ms)).ParamName);
+        Assert.Equal("earliest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(Ms(-1))).ParamName);
+        Assert.Equal("latest", Assert.Throws<ArgumentOutOfRangeException>(() => new EarlyDecision(Ms(10), Ms(5))).ParamName);
         Assert.Equal("estimateOf", Assert.Throws<ArgumentNullException>(() => new EarlyDecision().IsDue(TimeSpan.Zero, null!)).ParamName);
     }
 
