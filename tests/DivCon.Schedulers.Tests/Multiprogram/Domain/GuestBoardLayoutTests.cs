@@ -89,7 +89,7 @@ public sealed class GuestBoardLayoutTests
                 header[random.Next(header.Length)] ^= (byte)random.Next(256);
             }
 
-            long length = random.Next(3) == 0 ? random.NextInt64() : random.Next(1 << 22);
+            long length = random.Next(3) == 0 ? (long)(random.NextDouble() * long.MaxValue) : random.Next(1 << 22);
             if (GuestBoardLayout.TryDecode(header.AsSpan(0, random.Next(header.Length + 1)), length, out GuestBoardLayout layout, out _))
             {
                 Assert.InRange(layout.Rows, 1, GuestBoardLayout.MaxRows);
