@@ -24,7 +24,7 @@ public static class ProcessChildCommand
         var size = OptionTable.WholeLong("--size", "Its problem size.", 1, 1);
         var seed = OptionTable.Whole("--seed", "Its seed.", ProgramCatalog.DefaultSeed, int.MinValue);
         var mode = OptionTable.Choice("--mode", "independent: the .NET thread pool; joined: a multiprogram scheduler in a machine domain.",
-            "independent", [ProcessModes.NameOf(ProcessMode.Independent), ProcessModes.NameOf(ProcessMode.Joined)]);
+            "independent", [ProcessModes.NameOf(ProcessMode.Independent), ProcessModes.NameOf(ProcessMode.Joined), ProcessModes.NameOf(ProcessMode.JoinedGuests)]);
         var cpus = OptionTable.WholeList("--cpus", "The CPUs of the run.", [0], 0, () => int.MaxValue, null);
         var pin = OptionTable.Flag("--pin", "Joined: pin the workers to --cpus.");
         var rebalance = OptionTable.Whole("--rebalance-ms", "Joined: the rebalancing interval in milliseconds.", 100, 1);
@@ -64,7 +64,8 @@ public static class ProcessChildCommand
         TaskScheduler scheduler = TaskScheduler.Default;
         string status = "-";
         CrossProcessMoves? moves = null;
-        if (launch.Mode == ProcessMode.Joined)
+        CrossProcessGuests? guests = null;
+        if (ProcessModes.IsJoined(launch.Mode))
         {
             multiprogram = new MultiprogramScheduler(new MultiprogramSchedulerOptions
             {
@@ -72,7 +73,10 @@ public static class ProcessChildCommand
                 CpuIds = launch.Pin ? launch.Cpus : null,
                 WorkerCount = launch.Pin ? null : launch.Cpus.Count,
                 RebalanceInterval = TimeSpan.FromMilliseconds(launch.RebalanceMilliseconds),
-                MachineDomain = new MachineDomainOptions { Name = ChildLaunch.DomainName, Directory = launch.DomainDirectory },
+                MachineDomain = new MachineDomainOptions
+                {
+                    Name = ChildLaunch.DomainName, Directory = launch.DomainDirectory, Guests = launch.Mode == ProcessMode.JoinedGuests,
+                },
             });
             registered = multiprogram.Register(launch.Program);
             scheduler = registered;
@@ -104,6 +108,11 @@ public static class ProcessChildCommand
             // its earlier runs. So every child runs its program once, unrecorded, before it says it is ready: the
             // modes then differ only in how the CPUs are shared.
             await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+            if (launch.Mode == ProcessMode.JoinedGuests && multiprogram is not null)
+            {
+                guests = new CrossProcessGuests(multiprogram, CrossProcessGuests.PathFor(launch.CompletionsPath)); // counts from here: the warm-up run is not recorded
+            }
+
             await output.WriteLineAsync($"ready {status}").ConfigureAwait(false);
             await output.FlushAsync(cancellationToken).ConfigureAwait(false);
             var clock = Stopwatch.StartNew();
@@ -126,6 +135,7 @@ public static class ProcessChildCommand
                         CultureInfo.InvariantCulture, $"{prefix},{run++},{start.TotalSeconds:0.######},{clock.Elapsed.TotalSeconds:0.######}")).ConfigureAwait(false);
                     await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
                     moves?.Flush(final: false); // before "done": the parent reads the moves when the test ends
+                    guests?.Flush();
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {

@@ -3,6 +3,7 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
+using Spectre.Console;
 
 namespace DivCon.Harness.Cli;
 
@@ -22,8 +23,8 @@ public static class ProcessesCommand
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
         var schemeOptions = new SchemeOptions([SchemeRegistry.Dynamic.Name], 5, "30 s at quick size, 480 s at thesis size");
-        var modes = OptionTable.Names("--modes", "How the programs run (space- or comma-separated).", ProcessModes.Names, "mode",
-            n => ProcessModes.Names.Contains(n.Trim(), StringComparer.OrdinalIgnoreCase), ProcessModes.Names);
+        var modes = OptionTable.Names("--modes", "How the programs run (space- or comma-separated); joined-guests (opt-in): joined, lending idle CPUs across the processes at task grain.", ProcessModes.Names, "mode",
+            n => ProcessModes.All.Contains(n.Trim(), StringComparer.OrdinalIgnoreCase), ProcessModes.All);
         var killEvery = OptionTable.OptionalNumber("--kill-every",
             "Fault run: kill one child process (SIGKILL) every this many seconds and start a new one in its place (independent and joined; the killed run is run again, its time includes the restart).",
             above: 0, unit: "seconds");
@@ -77,6 +78,7 @@ public static class ProcessesCommand
         ArgumentNullException.ThrowIfNull(common);
         ArgumentNullException.ThrowIfNull(schemes);
         ArgumentNullException.ThrowIfNull(modes);
+        var guestLines = new List<string>();
         return ExperimentOutput.RunAsync(host, common.OutRoot, experiment, common.Workers, async (context, warn) =>
         {
             var resolver = new ProfileResolver(schemes.ProfilesPath, schemes.Fallback, host.Machine, common.Workers, schemes.ReferenceProfilesPath);
@@ -114,6 +116,7 @@ public static class ProcessesCommand
                     Modes = modes.Select(ProcessModes.NameOf),
                     Independent = "each program in its own process on the .NET thread pool (TaskScheduler.Default), DOTNET_PROCESSOR_COUNT = the workers",
                     Joined = "each program in its own process on a multiprogram scheduler over the run's CPUs, joined to one machine domain",
+                    JoinedGuests = "as joined, with the domain's guests on: a CPU whose holder is idle runs another process's tasks, one at a time",
                     OneProcess = $"every program in this process: the {SchemeRegistry.Dynamic.Name} scheme ({SchemeRegistry.Dynamic.Description})",
                     Isolated = "C_SP from isolated runs in this process on an affinity scheduler over the run's CPUs, as in cyclic",
                     KillEverySeconds = killEvery?.TotalSeconds,
@@ -144,10 +147,17 @@ public static class ProcessesCommand
                         warn($"{scheme.Name}: the children said: {status}");
                     }
 
-                    if (scheme.Name == ProcessModes.NameOf(ProcessMode.Joined) && scheme.DomainStatuses.Any(s => !s.EndsWith(": attached", StringComparison.Ordinal)))
+                    if (scheme.Name != ProcessModes.NameOf(ProcessMode.Independent) && scheme.DomainStatuses.Any(s => !s.EndsWith(": attached", StringComparison.Ordinal)))
                     {
-                        warn("joined: the children ran WITHOUT a machine domain (each on its multiprogram scheduler over every CPU of the run): "
+                        warn($"{scheme.Name}: the children ran WITHOUT a machine domain (each on its multiprogram scheduler over every CPU of the run): "
                             + "its figures are those of independent multiprogram schedulers, not of a joined domain.");
+                    }
+
+                    if (scheme.Name == ProcessModes.NameOf(ProcessMode.JoinedGuests))
+                    {
+                        GuestTotals totals = CrossProcessGuests.Read(processOptions.ChildrenFolder, scheme.Name, workload.Count);
+                        context.Output.WriteText("guests.csv", w => totals.WriteCsv(scheme.Name, w));
+                        guestLines.Add($"{scheme.Name}: {totals}");
                     }
 
                     if (scheme.Kills > 0)
@@ -175,6 +185,10 @@ public static class ProcessesCommand
         {
             SummaryTable.Render(host.Console, result.Metrics);
             RoundsTable.Render(host.Console, result);
+            foreach (string line in guestLines)
+            {
+                host.Console.WriteLine(line, Style.Plain);
+            }
         }, cancellationToken);
     }
 }

@@ -11,13 +11,19 @@ public enum ProcessMode
 
     /// <summary>Every program in this process on one multiprogram scheduler (the cyclic test's dynamic scheme).</summary>
     OneProcess,
+
+    /// <summary>As <see cref="Joined"/>, lending idle CPUs across the processes at task grain (the domain's guests).</summary>
+    JoinedGuests,
 }
 
 /// <summary>The command-line names of <see cref="ProcessMode"/>.</summary>
 public static class ProcessModes
 {
-    /// <summary>Every mode's name, in the default order.</summary>
+    /// <summary>The default modes' names, in the default order.</summary>
     public static IReadOnlyList<string> Names { get; } = ["independent", "joined", "one-process"];
+
+    /// <summary>Every mode's name (the defaults, then the opt-in ones), indexed by <see cref="ProcessMode"/>.</summary>
+    public static IReadOnlyList<string> All { get; } = ["independent", "joined", "one-process", "joined-guests"];
 
     /// <summary>The mode of a name.</summary>
     /// <param name="name">A name of <see cref="Names"/> (any case).</param>
@@ -28,11 +34,17 @@ public static class ProcessModes
         "INDEPENDENT" => ProcessMode.Independent,
         "JOINED" => ProcessMode.Joined,
         "ONE-PROCESS" => ProcessMode.OneProcess,
-        _ => throw new ArgumentException($"Unknown mode '{name}'. Known: {string.Join(", ", Names)}.", nameof(name)),
+        "JOINED-GUESTS" => ProcessMode.JoinedGuests,
+        _ => throw new ArgumentException($"Unknown mode '{name}'. Known: {string.Join(", ", All)}.", nameof(name)),
     };
 
     /// <summary>The name of a mode.</summary>
     /// <param name="mode">The mode.</param>
     /// <returns>Its name.</returns>
-    public static string NameOf(ProcessMode mode) => Names[(int)mode];
+    public static string NameOf(ProcessMode mode) => All[(int)mode];
+
+    /// <summary>Whether the mode's children join a machine domain.</summary>
+    /// <param name="mode">The mode.</param>
+    /// <returns>Whether they do.</returns>
+    public static bool IsJoined(ProcessMode mode) => mode is ProcessMode.Joined or ProcessMode.JoinedGuests;
 }

@@ -82,7 +82,7 @@ public sealed class ProcessScheme : IWorkloadScheme
         _options.Cpus,
         _options.Pin,
         (int)_options.RebalanceInterval.TotalMilliseconds,
-        _mode == ProcessMode.Joined ? _options.DomainDirectory : null,
+        ProcessModes.IsJoined(_mode) ? _options.DomainDirectory : null,
         Path.Combine(_options.ChildrenFolder, string.Create(CultureInfo.InvariantCulture, $"{Name}-{session:000}-{program.Name}-{generation}.csv")));
 
     private sealed class Session : IWorkloadSession
@@ -112,7 +112,7 @@ public sealed class ProcessScheme : IWorkloadScheme
         /// receipt to the worker's arrival), read from their files each time, so that the experiment reports them as the
         /// in-process moves; no allocation samples. Independent: null.
         /// </summary>
-        public AllocationTrace? Allocations => _scheme._mode == ProcessMode.Joined ? ReadMoves() : null;
+        public AllocationTrace? Allocations => ProcessModes.IsJoined(_scheme._mode) ? ReadMoves() : null;
 
         private AllocationTrace ReadMoves()
         {

@@ -23,8 +23,30 @@ internal static class CpuArbiterFactory
             ?? throw new PlatformNotSupportedException($"Joining {domain}: {reason ?? "unavailable"}.");
     }
 
+    /// <summary>
+    /// Opens the domain's guest board (<see cref="MachineDomainOptions.Guests"/>): checks the directory as the client
+    /// does, creates the board if absent and claims a row.
+    /// </summary>
+    /// <param name="domain">The domain.</param>
+    /// <returns>The board.</returns>
+    /// <exception cref="PlatformNotSupportedException">No board here, and why.</exception>
+    public static IGuestBoard OpenGuestBoard(MachineDomainOptions domain)
+    {
+        ArgumentNullException.ThrowIfNull(domain);
+#if NET8_0_OR_GREATER
+        if (OperatingSystem.IsLinux())
+        {
+            uint? group = GroupId(domain.AllowedGroup);
+            DomainDirectory directory = DomainDirectory.Open(DirectoryOf(domain), group);
+            return GuestBoard.TryOpen(directory.Path, group, out string? reason)
+                ?? throw new PlatformNotSupportedException($"Guests in {domain}: {reason}.");
+        }
+#endif
+        throw new PlatformNotSupportedException($"Guests in {domain}: Linux and .NET 8 or later only.");
+    }
+
     /// <summary>The domain's directory: the one given, the per-user default for the default name, else the default with "-name".</summary>
-    private static string? DirectoryOf(MachineDomainOptions domain)
+    internal static string? DirectoryOf(MachineDomainOptions domain)
     {
         if (domain.Directory is not null || domain.Name == MachineDomainOptions.DefaultName)
         {
@@ -39,7 +61,7 @@ internal static class CpuArbiterFactory
     }
 
     /// <summary>A group given by number or by name (looked up in /etc/group); null for none.</summary>
-    private static uint? GroupId(string? group)
+    internal static uint? GroupId(string? group)
     {
         if (string.IsNullOrEmpty(group))
         {

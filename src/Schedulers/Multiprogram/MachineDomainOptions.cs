@@ -44,6 +44,15 @@ public sealed record MachineDomainOptions
     public string? AllowedGroup { get; init; }
 
     /// <summary>
+    /// Whether CPUs are lent across the domain's processes at task grain (default false): while the process holding a
+    /// CPU has nothing to run there, a process with queued tasks runs them on it, one task at a time, and leaves at
+    /// its next task boundary once the holder has work again. Processes say whether they are idle on each CPU in a
+    /// small file in the domain's directory; only processes with this option on lend and borrow. Linux, .NET 8 or
+    /// later; elsewhere it does nothing.
+    /// </summary>
+    public bool Guests { get; init; }
+
+    /// <summary>
     /// The domain named by <c>DIVCON_DOMAIN</c>: unset, empty, <c>0</c>, <c>false</c> or <c>off</c>: none (null);
     /// <c>1</c>, <c>true</c> or <c>on</c>: the default domain; an absolute path: the default name in that directory;
     /// anything else: a domain of that name.
@@ -86,7 +95,7 @@ public sealed record MachineDomainOptions
 
     /// <inheritdoc />
     public override string ToString() =>
-        Directory is null ? $"domain {Name}" : $"domain {Name} in {Directory}";
+        (Directory is null ? $"domain {Name}" : $"domain {Name} in {Directory}") + (Guests ? " with guests" : string.Empty);
 
     private static bool IsValidName(string? name) =>
         name is { Length: > 0 and <= 64 } && name is not "." and not ".."

@@ -17,6 +17,7 @@ public sealed partial class MultiprogramScheduler
     internal const string DomainPolicyName = "machine-domain";
 
     private ICpuArbiter? _arbiter;
+    private GuestLending? _guests;
     private bool _domainDetached; // Under the gate: set once, at shutdown.
     private ArbiterGrant? _lastGrantSeen; // Under the gate.
     private ArbiterGrant? _lastValidGrant; // Under the gate.
@@ -29,6 +30,9 @@ public sealed partial class MultiprogramScheduler
     /// or runs without it, and why (harness reports, diagnostics).
     /// </summary>
     internal string? DomainStatus { get; private set; }
+
+    /// <summary>Cross-process lending (null: not asked for, or shut down): its counters for reports and tests.</summary>
+    internal GuestLending? Guests => Volatile.Read(ref _guests);
 
     /// <summary>Whether an arbiter is attached (a domain was asked for and its client was created).</summary>
     internal bool HasArbiter => _arbiter is not null;
@@ -113,6 +117,11 @@ public sealed partial class MultiprogramScheduler
 
         _arbiter = arbiter;
         DomainStatus = $"{domain}: attached";
+        if (domain.Guests)
+        {
+            StartGuests(domain, options.GuestBoardFactory ?? CpuArbiterFactory.OpenGuestBoard);
+        }
+
         arbiter.GrantChanged += OnGrantChanged;
         lock (_gate)
         {
@@ -212,6 +221,36 @@ public sealed partial class MultiprogramScheduler
         return grant.ReceivedAt == 0 ? decision : decision with { DomainGrantReceivedAt = grant.ReceivedAt };
     }
 
+    /// <summary>
+    /// Construction, after the arbiter is attached: starts lending across processes (the watcher opens the board in
+    /// the background and retries while it cannot).
+    /// </summary>
+    private void StartGuests(MachineDomainOptions domain, Func<MachineDomainOptions, IGuestBoard?> open)
+    {
+        _guests = new GuestLending(
+            _pool,
+            _idle,
+            _cpuOfWorker,
+            () => open(domain),
+            AnyProgramHasWork,
+            message => Trace.TraceWarning($"MultiprogramScheduler {domain}: {message}"));
+        _director.Guests = _guests;
+    }
+
+    /// <summary>Lock-free: whether some live program has queued tasks (the guest watcher's question).</summary>
+    private bool AnyProgramHasWork()
+    {
+        foreach (WorkQueueSet set in _director.Sets)
+        {
+            if (!set.LooksEmpty())
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>The arbiter's latest grant; an arbiter that throws counts as having none.</summary>
     private ArbiterGrant? ReadGrant(ICpuArbiter arbiter)
     {
@@ -283,6 +322,9 @@ public sealed partial class MultiprogramScheduler
     /// <summary>Shutdown, last: leaves the domain (the arbiter's own disposal tells the domain this process left).</summary>
     private void DisposeArbiter()
     {
+        // Guests first: the board's row is freed while this process is still a member (its CPUs are local by now).
+        _director.Guests = null;
+        Interlocked.Exchange(ref _guests, null)?.Dispose();
         ICpuArbiter? arbiter = Interlocked.Exchange(ref _arbiter, null);
         if (arbiter is null)
         {

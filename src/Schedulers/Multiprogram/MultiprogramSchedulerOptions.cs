@@ -124,4 +124,10 @@ public sealed record MultiprogramSchedulerOptions
     /// An exception it throws makes the scheduler run without a domain (a trace line), never fails construction.
     /// </summary>
     internal Func<MachineDomainOptions, ICpuArbiter>? ArbiterFactory { get; init; }
+
+    /// <summary>
+    /// Opens the guest board when <see cref="MachineDomainOptions.Guests"/> is on (tests; null: the domain directory's
+    /// file, <see cref="CpuArbiterFactory.OpenGuestBoard"/>). May throw or return null: the scheduler tries again later.
+    /// </summary>
+    internal Func<MachineDomainOptions, IGuestBoard?>? GuestBoardFactory { get; init; }
 }

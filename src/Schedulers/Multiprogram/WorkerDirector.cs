@@ -45,6 +45,16 @@ internal sealed class WorkerDirector : IWorkerDirector
         Volatile.Write(ref _ordered, true);
     }
 
+    /// <summary>
+    /// Cross-process lending, when the process joined a domain with guests (null: none). Set once, after the
+    /// workers started; read by workers on their idle path.
+    /// </summary>
+    public GuestLending? Guests
+    {
+        get => Volatile.Read(ref field); // Acquire: pairs with the setter's release.
+        set => Volatile.Write(ref field, value);
+    }
+
     /// <summary>Connects the pool (for its stop flag). Called once, before the workers start.</summary>
     /// <param name="pool">The pool.</param>
     public void Attach(WorkerPool pool) => _pool = pool;
@@ -53,16 +63,27 @@ internal sealed class WorkerDirector : IWorkerDirector
     public WorkQueueSet? FindWork(Worker worker)
     {
         // While stopping, every worker helps whatever is left, lending or not.
-        if (!_lending && _pool?.StopRequested != true)
+        bool stopping = _pool?.StopRequested == true;
+        WorkQueueSet home = worker.Home;
+        WorkQueueSet[] sets = Sets;
+        if (sets.Length == 0)
         {
             return null;
         }
 
         // A worker at home in the idle set while programs run holds a CPU withheld by a machine domain (another
-        // process's now): it sleeps and never lends itself (while stopping it helps, like every worker).
-        WorkQueueSet home = worker.Home;
-        WorkQueueSet[] sets = Sets;
-        if (sets.Length == 0 || (ReferenceEquals(home, _idle) && _pool?.StopRequested != true))
+        // process's now): it sleeps and never lends itself (while stopping it helps, like every worker), unless the
+        // process lends across processes and the CPU's holder says it is idle: then it is a guest ([L3]).
+        GuestLending? guests = null;
+        if (!stopping && ReferenceEquals(home, _idle))
+        {
+            guests = Guests;
+            if (guests is null || !guests.MayGuest(worker))
+            {
+                return null;
+            }
+        }
+        else if (!_lending && !stopping)
         {
             return null;
         }
@@ -77,12 +98,40 @@ internal sealed class WorkerDirector : IWorkerDirector
             WorkQueueSet set = sets[index < sets.Length ? index : index - sets.Length];
             if (!ReferenceEquals(set, home) && !set.LooksEmpty())
             {
+                guests?.CountLoan();
                 return set;
             }
         }
 
         return null;
     }
+
+    /// <inheritdoc />
+    public bool KeepsLoan(Worker worker, bool boundary)
+    {
+        // Lent within the process, or stopping: the loan lasts until the home has work or the borrower runs dry.
+        if (!ReferenceEquals(worker.Home, _idle) || _pool?.StopRequested == true)
+        {
+            return true;
+        }
+
+        // [L3] A guest: only while the holder of its CPU is idle (a fresh read of the board).
+        GuestLending? guests = Guests;
+        if (guests is not null && guests.MayGuest(worker))
+        {
+            return true;
+        }
+
+        if (boundary)
+        {
+            guests?.CountHandback();
+        }
+
+        return false;
+    }
+
+    /// <inheritdoc />
+    public void Parking(Worker worker, bool asleep) => Guests?.OnParking(worker, asleep);
 
     /// <inheritdoc />
     public bool AllQuiescent()

@@ -14,6 +14,21 @@ internal interface IWorkerDirector
     /// <returns>The set to serve, or <see langword="null"/>.</returns>
     WorkQueueSet? FindWork(Worker worker);
 
+    /// <summary>
+    /// A lent worker at a task boundary (or spinning) whose home still looks empty: whether it stays lent. True for a
+    /// worker lent within its process; for a guest (a CPU withheld from the process, lent across processes) only
+    /// while the CPU's holder is idle. At a boundary a false answer counts a hand-back.
+    /// </summary>
+    /// <param name="worker">The lent worker.</param>
+    /// <param name="boundary">Whether it asks at a task boundary (else while spinning).</param>
+    /// <returns>Whether it may take another task of the set it serves.</returns>
+    bool KeepsLoan(Worker worker, bool boundary);
+
+    /// <summary>The server of a CPU is about to block at home (<paramref name="asleep"/>) or has just woken from it.</summary>
+    /// <param name="worker">The server.</param>
+    /// <param name="asleep">Whether it is about to block.</param>
+    void Parking(Worker worker, bool asleep);
+
     /// <summary>Whether a stopping worker may exit: every set it could serve is closed and empty.</summary>
     /// <returns><see langword="true"/> when nothing accepted is left to start anywhere.</returns>
     bool AllQuiescent();

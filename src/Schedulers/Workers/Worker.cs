@@ -279,9 +279,12 @@ internal sealed class Worker : IDisposable
         return home;
     }
 
-    /// <summary>Lent and staying so: the home this worker lent itself from has still nothing queued ([L2]).</summary>
+    /// <summary>
+    /// Lent and staying so: the home this worker lent itself from has still nothing queued ([L2]), and the director
+    /// keeps the loan (a guest's CPU holder is still idle, [L3]).
+    /// </summary>
     private bool StaysLent(WorkQueueSet home) =>
-        ReferenceEquals(_lentFrom, home) && home.LooksEmpty();
+        ReferenceEquals(_lentFrom, home) && home.LooksEmpty() && (_pool.Director?.KeepsLoan(this, boundary: true) ?? true);
 
     /// <summary>
     /// Return: lent and the borrower ran dry (or a move arrived while spinning). Guard: idle and not at home. Only
@@ -312,6 +315,12 @@ internal sealed class Worker : IDisposable
         var spinner = default(SpinWait);
         for (int round = 0; round < SpinRounds && !_pool.StopRequested && ReferenceEquals(Home, home) && IsServer; round++)
         {
+            // [L3] A guest spinning for its borrower's next task stops as soon as the CPU's holder is busy again.
+            if (_lentFrom is not null && _pool.Director?.KeepsLoan(this, boundary: false) == false)
+            {
+                return null;
+            }
+
 #if NETCOREAPP
             spinner.SpinOnce(sleep1Threshold: -1);
 #else
@@ -355,7 +364,9 @@ internal sealed class Worker : IDisposable
         }
 
         queues.CountPark(Index);
+        _pool.Director?.Parking(this, asleep: true); // [G1] Say the CPU is idle (its holder's guest board).
         _wake.Wait();
+        _pool.Director?.Parking(this, asleep: false); // [G2] Busy again: guests leave at their next boundary.
         // Volatile: the claimer's CAS happened on another thread before its Release, which we observed.
         Debug.Assert(_state.Read() == ParkState.Awake, "Only a claimer that set Awake releases the semaphore.");
     }

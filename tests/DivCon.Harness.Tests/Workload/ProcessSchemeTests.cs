@@ -84,10 +84,36 @@ public sealed class ProcessSchemeTests
     [InlineData("independent", ProcessMode.Independent)]
     [InlineData("JOINED", ProcessMode.Joined)]
     [InlineData(" one-process ", ProcessMode.OneProcess)]
+    [InlineData("joined-guests", ProcessMode.JoinedGuests)]
     public void Modes_parse_by_name(string name, ProcessMode mode)
     {
         Assert.Equal(mode, ProcessModes.Parse(name));
         Assert.Equal(name.Trim().ToLowerInvariant(), ProcessModes.NameOf(mode));
+    }
+
+    [Fact]
+    public void Guest_counters_sum_the_last_line_of_each_childs_file_over_the_wall_seconds()
+    {
+        string folder = Path.Combine(Path.GetTempPath(), $"divcon-guests-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(folder);
+        try
+        {
+            const string Header = "seconds,loans,handbacks,wakes,polls\r\n";
+            File.WriteAllText(Path.Combine(folder, "joined-guests-001-a-1-guests.csv"), Header + "5,1,1,1,10\r\n10,40,30,20,9000\r\n");
+            File.WriteAllText(Path.Combine(folder, "joined-guests-001-b-1-guests.csv"), Header + "10,60,50,30,11000\r\n");
+            File.WriteAllText(Path.Combine(folder, "joined-guests-001-c-1-guests.csv"), Header); // no run completed
+            File.WriteAllText(Path.Combine(folder, "joined-001-a-1-guests.csv"), Header + "10,999,999,999,999\r\n"); // another scheme
+
+            GuestTotals totals = CrossProcessGuests.Read(folder, "joined-guests", concurrent: 2);
+
+            Assert.Equal(new GuestTotals(2, 10, 100, 80, 50, 20_000), totals);
+            Assert.Contains("10 loans/s, 8 hand-backs/s", totals.ToString(), StringComparison.Ordinal);
+            Assert.Equal(new GuestTotals(0, 0, 0, 0, 0, 0), CrossProcessGuests.Read(Path.Combine(folder, "absent"), "joined-guests", 3));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     [Fact]
