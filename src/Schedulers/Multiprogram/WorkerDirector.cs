@@ -107,7 +107,7 @@ internal sealed class WorkerDirector : IWorkerDirector
     }
 
     /// <inheritdoc />
-    public bool KeepsLoan(Worker worker, bool boundary)
+    public bool KeepsLoan(Worker worker)
     {
         // Lent within the process, or stopping: the loan lasts until the home has work or the borrower runs dry.
         if (!ReferenceEquals(worker.Home, _idle) || _pool?.StopRequested == true)
@@ -122,11 +122,9 @@ internal sealed class WorkerDirector : IWorkerDirector
             return true;
         }
 
-        if (boundary)
-        {
-            guests?.CountHandback();
-        }
-
+        // A hand-back whether the guest asks at a task boundary or while spinning for its borrower's next task: either
+        // way it leaves once, on this answer (a spinning guest returns at once and then finds no loan at FindWork).
+        guests?.CountHandback();
         return false;
     }
 

@@ -17,12 +17,11 @@ internal interface IWorkerDirector
     /// <summary>
     /// A lent worker at a task boundary (or spinning) whose home still looks empty: whether it stays lent. True for a
     /// worker lent within its process; for a guest (a CPU withheld from the process, lent across processes) only
-    /// while the CPU's holder is idle. At a boundary a false answer counts a hand-back.
+    /// while the CPU's holder is idle. A false answer for a guest counts a hand-back.
     /// </summary>
     /// <param name="worker">The lent worker.</param>
-    /// <param name="boundary">Whether it asks at a task boundary (else while spinning).</param>
     /// <returns>Whether it may take another task of the set it serves.</returns>
-    bool KeepsLoan(Worker worker, bool boundary);
+    bool KeepsLoan(Worker worker);
 
     /// <summary>The server of a CPU is about to block at home (<paramref name="asleep"/>) or has just woken from it.</summary>
     /// <param name="worker">The server.</param>

@@ -284,7 +284,7 @@ internal sealed class Worker : IDisposable
     /// keeps the loan (a guest's CPU holder is still idle, [L3]).
     /// </summary>
     private bool StaysLent(WorkQueueSet home) =>
-        ReferenceEquals(_lentFrom, home) && home.LooksEmpty() && (_pool.Director?.KeepsLoan(this, boundary: true) ?? true);
+        ReferenceEquals(_lentFrom, home) && home.LooksEmpty() && (_pool.Director?.KeepsLoan(this) ?? true);
 
     /// <summary>
     /// Return: lent and the borrower ran dry (or a move arrived while spinning). Guard: idle and not at home. Only
@@ -316,7 +316,7 @@ internal sealed class Worker : IDisposable
         for (int round = 0; round < SpinRounds && !_pool.StopRequested && ReferenceEquals(Home, home) && IsServer; round++)
         {
             // [L3] A guest spinning for its borrower's next task stops as soon as the CPU's holder is busy again.
-            if (_lentFrom is not null && _pool.Director?.KeepsLoan(this, boundary: false) == false)
+            if (_lentFrom is not null && _pool.Director?.KeepsLoan(this) == false)
             {
                 return null;
             }
