@@ -728,12 +728,7 @@ internal sealed partial class Simulation
                 {
                     if (s != t.Home && _sets[s].Queued > 0)
                     {
-                        t.Serving = s;
-                        t.Lent = true;
-                        _lendCount++;
-                        bool took = TryTake(t, _sets[s]);
-                        System.Diagnostics.Debug.Assert(took, "A set with queued tasks always yields one.");
-                        return took;
+                        return LendTo(t, s);
                     }
                 }
 
@@ -747,12 +742,7 @@ internal sealed partial class Simulation
                 if (s != t.Home && _sets[s].Queued > 0)
                 {
                     _lendCursor = s + 1;
-                    t.Serving = s;
-                    t.Lent = true;
-                    _lendCount++;
-                    bool took = TryTake(t, _sets[s]);
-                    System.Diagnostics.Debug.Assert(took, "A set with queued tasks always yields one.");
-                    return took;
+                    return LendTo(t, s);
                 }
             }
         }
@@ -762,6 +752,17 @@ internal sealed partial class Simulation
     }
 
     /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
+    // Lends t to set s, which has queued tasks, and takes one of them.
+    private bool LendTo(SimThread t, int s)
+    {
+        t.Serving = s;
+        t.Lent = true;
+        _lendCount++;
+        bool took = TryTake(t, _sets[s]);
+        System.Diagnostics.Debug.Assert(took, "A set with queued tasks always yields one.");
+        return took;
+    }
+
     private bool TryTake(SimThread t, QueueSet set)
     {
         if (set.Queued == 0)
