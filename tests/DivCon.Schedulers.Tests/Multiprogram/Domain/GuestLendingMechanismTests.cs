@@ -69,10 +69,13 @@ public sealed class GuestLendingMechanismTests
         using var a = scheduler.Register("a");
         watch.ForEpoch(fake.Grant((a, [0, 1])));
 
+        // Every task started before the flip waits for it, so the program's queue is still full when the holder turns
+        // busy: a guest lent at the flip cannot leave because its borrower ran dry, only by handing the CPU back.
         const int Count = 20_000;
         int sequence = 0;
         var started = new ConcurrentQueue<(int Sequence, int Cpu)>();
         using var guestSeen = new ManualResetEventSlim();
+        using var flipped = new ManualResetEventSlim();
         Task all = Task.WhenAll(Enumerable.Range(0, Count).Select(_ => a.Run(() =>
         {
             int cpu = scheduler.CpuOfWorker(Worker.Current!.Cpu.Index);
@@ -82,12 +85,15 @@ public sealed class GuestLendingMechanismTests
                 guestSeen.Set();
             }
 
+            flipped.Wait(TestSchedulers.Timeout);
             Thread.SpinWait(3000);
         })));
         Assert.True(guestSeen.Wait(TestSchedulers.Timeout), "No guest ran before the flip.");
 
         board.Idle = false; // the holder has work again
         int flip = Interlocked.Increment(ref sequence);
+        Assert.True(Count - started.Count > 4, "The queue ran dry before the flip."); // at most one waiting task per worker
+        flipped.Set();
         all.AssertCompletes();
 
         Assert.Equal(Count, started.Count); // every task ran once
