@@ -6,7 +6,9 @@
 # `simulate --trace-dir OUT` picks from. Run it on a quiet machine: every duration in a trace is a measured time.
 #
 # Environment (all optional): OUT (default traces/thesis-form-mono), SIZE (thesis; `quick` checks the script in
-# seconds), REPEAT (2), PROGRAMS (default the thesis forms and sumsq, pi), GRANULARITY ("1 2 16 64"), MAX_KB (4096).
+# seconds), REPEAT (2), PROGRAMS (default the thesis forms and sumsq, pi), GRANULARITY ("1 2 16 64"), MAX_KB (4096),
+# RULE (time: the default granularity by measured time; leaves: the leaf-count rule alone, 4 leaves per core, as the
+# reference thesis ran its experiments), WORKERS2 (1: also record on 2 workers sized for 2 cores; 0: skip).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,8 @@ REPEAT=${REPEAT:-2}
 PROGRAMS=${PROGRAMS:-sumsq,pi,strassen-thesis,quicksort-thesis,mergesort-thesis}
 GRANULARITY=${GRANULARITY:-"1 2 16 64"}
 MAX_KB=${MAX_KB:-4096}
+RULE=${RULE:-time}
+WORKERS2=${WORKERS2:-1}
 
 command -v mono >/dev/null 2>&1 || { echo "record-traces-mono: mono is missing (Debian: apt-get install mono-complete)" >&2; exit 1; }
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
@@ -24,9 +28,11 @@ echo "Recording $SIZE-size traces of $PROGRAMS under $(mono --version | head -n 
 dotnet build bench/Runtimes -c Release -f net48 -nologo -v q
 exe=bench/Runtimes/bin/Release/net48/DivCon.Bench.Runtimes.exe
 for g in $GRANULARITY; do
-  mono "$exe" trace --size "$SIZE" --programs "$PROGRAMS" --workers 1 --granularity-cores "$g" --repeat "$REPEAT" --out "$OUT"
+  mono "$exe" trace --size "$SIZE" --programs "$PROGRAMS" --workers 1 --granularity-cores "$g" --granularity "$RULE" --repeat "$REPEAT" --out "$OUT"
 done
-mono "$exe" trace --size "$SIZE" --programs "$PROGRAMS" --workers 2 --granularity-cores 2 --repeat "$REPEAT" --out "$OUT"
+if [ "$WORKERS2" != 0 ]; then
+  mono "$exe" trace --size "$SIZE" --programs "$PROGRAMS" --workers 2 --granularity-cores 2 --granularity "$RULE" --repeat "$REPEAT" --out "$OUT"
+fi
 
 kb=$(du -sk "$OUT" | cut -f1)
 echo "$OUT: $(find "$OUT" -name '*.dctree' | wc -l) traces, ${kb} KB; load average now: $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")."
