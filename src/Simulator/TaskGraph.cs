@@ -264,6 +264,143 @@ public sealed class TaskGraph
         }
     }
 
+    /// <summary>
+    /// Which phase each node's durations belong to: 0 for the main tree's own nodes (a split, a merge or a leaf by
+    /// itself), 1 for every task of a nested run started by a split, 2 by a merge (a run nested in a nested run
+    /// belongs where its host does).
+    /// </summary>
+    private byte[] PhaseOwners()
+    {
+        var owner = new byte[Nodes.Length];
+        for (int i = 1; i < Nodes.Length; i++)
+        {
+            // Parents and hosts come before their children and nested runs (breadth-first, runs appended after).
+            int parent = Nodes[i].Parent;
+            if (parent >= 0)
+            {
+                owner[i] = owner[parent];
+            }
+            else
+            {
+                int host = HostNode[i];
+                owner[i] = host < 0 ? (byte)0 : owner[host] != 0 ? owner[host] : HostMerge[i] ? (byte)2 : (byte)1;
+            }
+        }
+
+        return owner;
+    }
+
+    /// <summary>
+    /// The main tree's leaf count and the work of its leaves, its splits and its merges, ns; a nested run's work counts
+    /// with the phase that started it.
+    /// </summary>
+    internal (int Leaves, long LeafWork, long SplitWork, long MergeWork) PhaseWork()
+    {
+        var owner = PhaseOwners();
+        int leaves = 0;
+        long leaf = 0, split = 0, merge = 0;
+        for (int i = 0; i < Nodes.Length; i++)
+        {
+            var node = Nodes[i];
+            switch (owner[i])
+            {
+                case 0 when node.ChildCount == 0:
+                    leaves++;
+                    leaf += node.Work;
+                    break;
+                case 0:
+                    split += node.Work;
+                    merge += node.Merge;
+                    break;
+                case 1:
+                    split += node.Work + node.Merge;
+                    break;
+                default:
+                    merge += node.Work + node.Merge;
+                    break;
+            }
+        }
+
+        return (leaves, leaf, split, merge);
+    }
+
+    /// <summary>
+    /// A copy with every split phase's durations multiplied by <paramref name="splitFactor"/> and every merge phase's by
+    /// <paramref name="mergeFactor"/> (nested runs with the phase that started them; the main tree's leaves kept),
+    /// rounded to the nanosecond; a phase's pieces before its nested runs are rounded on their running sum, so they
+    /// never exceed the scaled phase.
+    /// </summary>
+    internal TaskGraph ScalePhases(double splitFactor, double mergeFactor)
+    {
+        if (!double.IsFinite(splitFactor) || splitFactor < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(splitFactor), splitFactor, "A phase factor must be a finite number >= 0.");
+        }
+
+        if (!double.IsFinite(mergeFactor) || mergeFactor < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(mergeFactor), mergeFactor, "A phase factor must be a finite number >= 0.");
+        }
+
+        var owner = PhaseOwners();
+        var b = new Builder();
+        for (int i = 0; i < Nodes.Length; i++)
+        {
+            var node = Nodes[i];
+            (double work, double merge) = owner[i] switch
+            {
+                0 when node.ChildCount == 0 => (1.0, 1.0),
+                0 => (splitFactor, mergeFactor),
+                1 => (splitFactor, splitFactor),
+                _ => (mergeFactor, mergeFactor),
+            };
+            b.Parent.Add(node.Parent);
+            b.FirstChild.Add(node.ChildCount == 0 ? -1 : node.FirstChild);
+            b.ChildCount.Add(node.ChildCount);
+            b.Work.Add(Scale(node.Work, work));
+            b.Merge.Add(Scale(node.Merge, merge));
+            b.HostNode.Add(HostNode[i]);
+            b.HostMerge.Add(HostMerge[i]);
+            b.HostIndex.Add(HostIndex[i]);
+        }
+
+        for (int i = 0; i < Nodes.Length; i++)
+        {
+            AddRuns(i, merge: false, SplitNested[i]);
+            AddRuns(i, merge: true, MergeNested[i]);
+        }
+
+        return new TaskGraph(b);
+
+        void AddRuns(int host, bool merge, NestedRun[]? runs)
+        {
+            if (runs is null)
+            {
+                return;
+            }
+
+            double factor = owner[host] switch
+            {
+                0 => merge ? mergeFactor : splitFactor,
+                1 => splitFactor,
+                _ => mergeFactor,
+            };
+            var scaled = new List<NestedRun>(runs.Length);
+            long before = 0, placed = 0;
+            foreach (var run in runs)
+            {
+                before += run.WorkBefore;
+                long upTo = Scale(before, factor);
+                scaled.Add(run with { WorkBefore = upTo - placed });
+                placed = upTo;
+            }
+
+            b.Nested[(host, merge)] = scaled;
+        }
+
+        static long Scale(long duration, double factor) => factor == 1 ? duration : (long)Math.Round(duration * factor);
+    }
+
     /// <summary>The nodes with outlying durations replaced by their group's median (see <see cref="FromTree"/>).</summary>
     private static TaskTreeNode[] ClampOutliers(IReadOnlyList<TaskTreeNode> nodes, double factor)
     {

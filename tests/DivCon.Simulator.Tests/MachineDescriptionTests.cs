@@ -30,7 +30,8 @@ public sealed class MachineDescriptionTests
           },
           "programs": {
             "sumsq": { "bandwidthGBps": { "value": 2, "source": "s" }, "fpuFraction": { "value": 0, "source": "s" } },
-            "quicksort": { "bytesPerRun": { "low": 0, "middle": 100, "high": 200, "source": "s" } }
+            "quicksort": { "bytesPerRun": { "low": 0, "middle": 100, "high": 200, "source": "s" } },
+            "sorter": { "splitShare": { "low": 0.2, "middle": 0.3, "high": 0.4, "source": "s" }, "mergeShare": { "value": 0.2, "source": "s" }, "profileLeaves": { "value": 256, "source": "s" } }
           }
         }
         """;
@@ -50,6 +51,10 @@ public sealed class MachineDescriptionTests
         Assert.Equal(new ProgramDemand(2, 1, 0), middle.Programs["SUMSQ"]);
         Assert.Equal(100.0, middle.BytesPerRun["quicksort"]);
         Assert.Equal("s", description.Figures["modules.fpuStretch"].Source);
+        Assert.Equal(new PhaseProfile(0.3, 0.2, 256), middle.PhaseProfiles["sorter"]);
+        Assert.Equal((0.2, 0.4), (low.PhaseProfiles["sorter"].SplitShare, high.PhaseProfiles["sorter"].SplitShare));
+        Assert.False(middle.Programs.ContainsKey("sorter")); // named for its profile only: no demand
+        Assert.False(middle.PhaseProfiles.ContainsKey("quicksort"));
     }
 
     public static TheoryData<string, string, string> BadFiles() => new()
@@ -68,6 +73,11 @@ public sealed class MachineDescriptionTests
         { "\"name\": \"tiny\",", "", "name is missing" },
         { "\"value\": 5000,", "\"value\": \"5000\",", "oversubscription.contextSwitchNs.value must be a finite number >= 0" },
         { "\"memory\": {", "\"memory\": [", "not valid JSON" },
+        { "\"mergeShare\": { \"value\": 0.2", "\"mergeShare\": { \"value\": 1", "programs.sorter.mergeShare must be a share from 0 to below 1" },
+        { "\"mergeShare\": { \"value\": 0.2", "\"mergeShare\": { \"value\": -0.2", "programs.sorter.mergeShare.value must be a finite number >= 0" },
+        { "\"mergeShare\": { \"value\": 0.2", "\"mergeShare\": { \"value\": 0.6", "programs.sorter.mergeShare plus splitShare must be below 1" },
+        { "\"profileLeaves\": { \"value\": 256", "\"profileLeaves\": { \"value\": 1", "programs.sorter.profileLeaves must be at least 2" },
+        { "\"splitShare\": { \"low\": 0.2, \"middle\": 0.3,", "\"splitShares\": { \"low\": 0.2, \"middle\": 0.3,", "programs.sorter.splitShares is not a program figure" },
     };
 
     [Theory]

@@ -131,6 +131,8 @@ internal sealed partial class Simulation
         _sharingEfficiency = quantum / (quantum + options.ContextSwitchNs);
         if (options.Machine is { } machine)
         {
+            // The program's phases as they ran on the machine (its phase profile; the same programs without one).
+            programs = [.. programs.Select(machine.Calibrate)];
             // The machine's context switch and cache refill replace the option's context switch.
             _sharingEfficiency = machine.SharingEfficiency(quantum);
             _preemptionPenalty = machine.PreemptionPenalty;

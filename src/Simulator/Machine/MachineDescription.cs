@@ -74,7 +74,7 @@ public sealed class MachineDescription
     /// <summary>Every machine-level figure by its JSON path (for example <c>memory.dieBandwidthGBps</c>).</summary>
     public IReadOnlyDictionary<string, MachineFigure> Figures { get; }
 
-    /// <summary>Per program, its figures by name (bandwidthGBps or bytesPerRun, memoryBoundFraction, fpuFraction).</summary>
+    /// <summary>Per program, its figures by name (bandwidthGBps or bytesPerRun, memoryBoundFraction, fpuFraction; splitShare, mergeShare, profileLeaves).</summary>
     public IReadOnlyDictionary<string, IReadOnlyDictionary<string, MachineFigure>> Programs { get; }
 
     /// <summary>The caches (data for locality models).</summary>
@@ -87,7 +87,8 @@ public sealed class MachineDescription
     private static readonly string[] s_memory = ["dieBandwidthGBps", "packageBandwidthGBps"];
     private static readonly string[] s_oversubscription = ["contextSwitchNs", "cacheRefillNs", "preemptionPenalty", "handoverRefillNs"];
     private static readonly string[] s_modules = ["fpuStretch", "sharedStretch"];
-    private static readonly string[] s_program = ["bandwidthGBps", "bytesPerRun", "memoryBoundFraction", "fpuFraction"];
+    private static readonly string[] s_program = ["bandwidthGBps", "bytesPerRun", "memoryBoundFraction", "fpuFraction", "splitShare", "mergeShare", "profileLeaves"];
+    private static readonly string[] s_demand = ["bandwidthGBps", "bytesPerRun", "memoryBoundFraction", "fpuFraction"];
 
     /// <summary>Reads a description file.</summary>
     /// <param name="path">The JSON file.</param>
@@ -174,7 +175,28 @@ public sealed class MachineDescription
                             throw reader.Error($"{at}.{field.Name}", "must be a fraction from 0 to 1");
                         }
 
+                        if (field.Name.EndsWith("Share", StringComparison.Ordinal) && (figure.Low >= 1 || figure.Middle >= 1 || figure.High >= 1))
+                        {
+                            throw reader.Error($"{at}.{field.Name}", "must be a share from 0 to below 1");
+                        }
+
+                        if (field.Name == "profileLeaves" && Math.Min(figure.Low, Math.Min(figure.Middle, figure.High)) < 2)
+                        {
+                            throw reader.Error($"{at}.{field.Name}", "must be at least 2 (the leaf count of the profiled runs)");
+                        }
+
                         values[field.Name] = figure;
+                    }
+
+                    if (values.TryGetValue("splitShare", out var splitShare) && values.TryGetValue("mergeShare", out var mergeShare)
+                        && (splitShare.Low + mergeShare.Low >= 1 || splitShare.Middle + mergeShare.Middle >= 1 || splitShare.High + mergeShare.High >= 1))
+                    {
+                        throw reader.Error($"{at}.mergeShare", "plus splitShare must be below 1 (the leaves' share is what is left)");
+                    }
+
+                    if (values.ContainsKey("profileLeaves") && !values.ContainsKey("splitShare") && !values.ContainsKey("mergeShare"))
+                    {
+                        throw reader.Error($"{at}.profileLeaves", "needs splitShare or mergeShare");
                     }
 
                     if (values.ContainsKey("bandwidthGBps") && values.ContainsKey("bytesPerRun"))
@@ -237,9 +259,22 @@ public sealed class MachineDescription
         double At(string path) => Figures[path].At(calibration);
         var demands = new Dictionary<string, ProgramDemand>(StringComparer.OrdinalIgnoreCase);
         var bytes = new Dictionary<string, double>(StringComparer.OrdinalIgnoreCase);
+        var profiles = new Dictionary<string, PhaseProfile>(StringComparer.OrdinalIgnoreCase);
         foreach (var (program, values) in Programs)
         {
             double Get(string field, double otherwise) => values.TryGetValue(field, out var f) ? f.At(calibration) : otherwise;
+            double? Optional(string field) => values.TryGetValue(field, out var f) ? f.At(calibration) : null;
+            if (values.ContainsKey("splitShare") || values.ContainsKey("mergeShare"))
+            {
+                profiles[program] = new PhaseProfile(Optional("splitShare"), Optional("mergeShare"), Optional("profileLeaves"));
+            }
+
+            // A program named only for its phase profile loads nothing (no demand: not even a memory-bound fraction).
+            if (!s_demand.Any(values.ContainsKey))
+            {
+                continue;
+            }
+
             demands[program] = new ProgramDemand(Get("bandwidthGBps", 0), Get("memoryBoundFraction", 1), Get("fpuFraction", 0));
             if (values.TryGetValue("bytesPerRun", out var b))
             {
@@ -266,6 +301,7 @@ public sealed class MachineDescription
             Placement = placement,
             Programs = demands,
             BytesPerRun = bytes,
+            PhaseProfiles = profiles,
         };
         model.Validate();
         return model;

@@ -99,6 +99,13 @@ public sealed record MachineModel
     /// <summary>Per program name, bytes one run moves from memory; its demand is this over the graph's total work (see <see cref="DemandOf"/>).</summary>
     public IReadOnlyDictionary<string, double> BytesPerRun { get; init; } = new Dictionary<string, double>(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>
+    /// Per program name (case-insensitive, exact: <c>mergesort-thesis</c> is not <c>mergesort</c>), the split and merge
+    /// shares its runs had on this machine; the simulator scales the program's recorded phases to them (see
+    /// <see cref="Calibrate"/>). Unnamed programs are replayed as recorded.
+    /// </summary>
+    public IReadOnlyDictionary<string, PhaseProfile> PhaseProfiles { get; init; } = new Dictionary<string, PhaseProfile>(StringComparer.OrdinalIgnoreCase);
+
     /// <summary>A machine with every cost off and the simulator's default context switch: the same results as no machine.</summary>
     public static MachineModel Neutral { get; } = new();
 
@@ -150,6 +157,34 @@ public sealed record MachineModel
         }
 
         return demand;
+    }
+
+    /// <summary>
+    /// The program as it runs on this machine: its graph's split and merge phases scaled to its
+    /// <see cref="PhaseProfiles"/> entry, or the program itself when it has none (symmetric copies, <c>p#2</c>, are <c>p</c>).
+    /// </summary>
+    /// <param name="program">The program.</param>
+    /// <returns>The calibrated program (the same instance when the machine has no profile for it).</returns>
+    /// <exception cref="ArgumentException">The profile gives a phase a positive share and the graph has no work in it.</exception>
+    public SimulatedProgram Calibrate(SimulatedProgram program)
+    {
+        ArgumentNullException.ThrowIfNull(program);
+        if (!PhaseProfiles.TryGetValue(BaseName(program.Name), out var profile))
+        {
+            return program;
+        }
+
+        TaskGraph graph;
+        try
+        {
+            graph = profile.Calibrate(program.Graph);
+        }
+        catch (ArgumentException e)
+        {
+            throw new ArgumentException($"Program '{program.Name}': {e.Message}", nameof(program), e);
+        }
+
+        return ReferenceEquals(graph, program.Graph) ? program : program with { Graph = graph };
     }
 
     /// <summary>
@@ -253,6 +288,13 @@ public sealed record MachineModel
             Fraction(d.FpuFraction, $"{nameof(Programs)}[{name}].{nameof(ProgramDemand.FpuFraction)}");
         }
 
+        ArgumentNullException.ThrowIfNull(PhaseProfiles, nameof(PhaseProfiles));
+        foreach (var (name, profile) in PhaseProfiles)
+        {
+            ArgumentNullException.ThrowIfNull(profile, $"{nameof(PhaseProfiles)}[{name}]");
+            profile.Validate($"{nameof(PhaseProfiles)}[{name}]");
+        }
+
         foreach (var (name, bytes) in BytesPerRun)
         {
             NonNegative(bytes, $"{nameof(BytesPerRun)}[{name}]");
@@ -261,7 +303,12 @@ public sealed record MachineModel
 
     /// <inheritdoc/>
     public override string ToString() => string.Create(System.Globalization.CultureInfo.InvariantCulture,
-        $"{Name} ({Calibration}, {Placement}): {Packages} x {DiesPerPackage} dies x {ModulesPerDie} modules x {CoresPerModule} cores; bandwidth die {DieBandwidthGBps} / package {PackageBandwidthGBps} GB/s (0 unlimited); switch {ContextSwitchNs} ns + refill {CacheRefillNs} ns per quantum, preemption penalty {PreemptionPenalty}, handover refill {HandoverRefillNs} ns; module stretch FPU {FpuStretch} / other {SharedStretch}");
+        $"{Name} ({Calibration}, {Placement}): {Packages} x {DiesPerPackage} dies x {ModulesPerDie} modules x {CoresPerModule} cores; bandwidth die {DieBandwidthGBps} / package {PackageBandwidthGBps} GB/s (0 unlimited); switch {ContextSwitchNs} ns + refill {CacheRefillNs} ns per quantum, preemption penalty {PreemptionPenalty}, handover refill {HandoverRefillNs} ns; module stretch FPU {FpuStretch} / other {SharedStretch}{Profiles()}");
+
+    private string Profiles() => PhaseProfiles.Count == 0 ? string.Empty : "; phase profiles " + string.Join(", ", PhaseProfiles
+        .OrderBy(p => p.Key, StringComparer.Ordinal)
+        .Select(p => string.Create(System.Globalization.CultureInfo.InvariantCulture,
+            $"{p.Key} split {(p.Value.SplitShare is { } s ? s.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) : "as recorded")} / merge {(p.Value.MergeShare is { } m ? m.ToString("0.###", System.Globalization.CultureInfo.InvariantCulture) : "as recorded")}{(p.Value.ProfileLeaves is { } l ? $" at {l} leaves" : string.Empty)}")));
 
     /// <summary>A copy of a program's name without the instance suffix of symmetric tests ("sumsq#2" is sumsq).</summary>
     private static string BaseName(string program)
