@@ -6,17 +6,31 @@
 // split and merge work as a share of the total. What the machine descriptions' splitShare / mergeShare are compared
 // with (machines/README.md, "Phase profile").
 // Usage: dotnet run scripts/phase-profile.cs -c Release -- <trace file or folder> [...]
+// What-if copies: ... -- --scale-split <depth> <factor> <from file> <to file> writes a copy whose splits at that depth
+// (own work of the main tree's nodes) are multiplied by the factor: another per-level distribution of the same phase.
 using System.Globalization;
 using DivCon.Skeletons;
 using DivCon.Skeletons.Tracing;
 
 if (args.Length == 0)
 {
-    Console.Error.WriteLine("usage: phase-profile.cs <trace file or folder> [...]");
+    Console.Error.WriteLine("usage: phase-profile.cs <trace file or folder> [...] | --scale-split <depth> <factor> <from> <to>");
     return 1;
 }
 
 var inv = CultureInfo.InvariantCulture;
+if (args[0] == "--scale-split")
+{
+    int depth = int.Parse(args[1], inv);
+    double factor = double.Parse(args[2], inv);
+    var source = TaskTreeFile.Read(args[3]);
+    var nodes = source.Nodes.Select(n => !n.IsLeaf && n.Depth == depth ? n with { Work = (long)Math.Round(n.Work * factor) } : n).ToList();
+    var copy = new TaskTree(nodes, source.Properties);
+    TaskTreeFile.Write(args[4], source.NestedRuns.Count == 0 ? copy : copy.WithNestedRuns(source.NestedRuns));
+    Console.WriteLine(string.Create(inv, $"{args[4]}: splits at depth {depth} x {factor}"));
+    return 0;
+}
+
 foreach (string arg in args)
 {
     IEnumerable<string> files = Directory.Exists(arg) ? Directory.EnumerateFiles(arg, "*" + TaskTreeFile.Extension).Order(StringComparer.Ordinal) : [arg];
