@@ -163,9 +163,23 @@ public sealed class DomainFaultTracker
                 case ["apply", var ts, var e] when Long(ts, out long at) && Long(e, out long epoch):
                     member.Applied.TryAdd(epoch, at);
                     break;
-                case ["ready" or "joined", _, ..]:
+                case ["ready" or "joined", var ts, ..]:
                     member.LastActivity = now;
-                    member.Held.Clear();
+                    // The line is stamped just before its scheduler was created, and written once it exists: the new
+                    // scheduler's first arrivals (a join and a grant, or a fallback, inside its constructor) can come
+                    // through the pipe before it. Only the moves stamped earlier belong to a scheduler that is gone.
+                    if (Long(ts, out long created))
+                    {
+                        foreach (int cpu in member.Held.Where(h => h.Value < created).Select(h => h.Key).ToArray())
+                        {
+                            member.Held.Remove(cpu);
+                        }
+                    }
+                    else
+                    {
+                        member.Held.Clear();
+                    }
+
                     break;
                 case ["cycle", _, var times] when times.Split(' ') is [_, var leave, var left] && Long(leave, out long l) && Long(left, out long t):
                     member.LastActivity = now;

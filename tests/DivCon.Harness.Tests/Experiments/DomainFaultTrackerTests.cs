@@ -52,6 +52,44 @@ public sealed class DomainFaultTrackerTests
     }
 
     [Fact]
+    public void Arrivals_of_a_new_scheduler_written_before_its_ready_line_still_count_at_the_kill()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.OnLine(10, "ready 5 attached", 6);
+        tracker.OnLine(10, "arrive 7 0 busy", 7);
+        tracker.OnLine(10, "arrive 8 1 busy", 8);
+        tracker.OnLine(20, "arrive 2 1 busy", 9); // a move of 20's scheduler before this one was created (below) ...
+        // ... 20's workers fall back to its own CPUs while its scheduler is being created, and the ready line,
+        // stamped before the creation, is written after those arrivals: they are the new scheduler's.
+        tracker.OnLine(20, "arrive 12 0 busy", 12);
+        tracker.OnLine(20, "arrive 13 1 busy", 13);
+        tracker.OnLine(20, "ready 10 attached", 14);
+
+        ReassignmentWatch watch = tracker.BeginKill(10, 50);
+
+        Assert.True(watch.Done);
+        Assert.Equal([ReassignmentWatch.ServedAtKill, ReassignmentWatch.ServedAtKill], tracker.Explain(watch).Select(h => h.Receiver));
+    }
+
+    [Fact]
+    public void A_ready_line_forgets_the_moves_of_the_scheduler_before_it()
+    {
+        var tracker = new DomainFaultTracker();
+        tracker.Add(10, 0);
+        tracker.Add(20, 0);
+        tracker.OnLine(10, "arrive 7 0 busy", 7);
+        tracker.OnLine(20, "arrive 2 0 busy", 8); // an earlier scheduler of 20 served CPU 0 ...
+        tracker.OnLine(20, "joined 5", 9); // ... and was replaced at 5, its arrival with it
+
+        ReassignmentWatch watch = tracker.BeginKill(10, 50);
+
+        Assert.False(watch.Done);
+        Assert.Equal([0], watch.Pending);
+    }
+
+    [Fact]
     public void Moves_stamped_before_the_kill_but_read_after_it_count_from_their_own_timestamps()
     {
         DomainFaultTracker tracker = ThreeChildrenTheFirstServingBothCpus();
