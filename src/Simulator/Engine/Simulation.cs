@@ -744,60 +744,23 @@ internal sealed partial class Simulation
 
     /// <summary>
     /// The set an idle worker of <paramref name="home"/> is lent to: one with queued tasks other than its home, by the
-    /// options' <see cref="LendingPreference"/>; -1 when there is none. Deterministic (no random choice).
+    /// options' <see cref="LendingPreference"/> (<see cref="LendingChoice"/>); -1 when there is none.
     /// </summary>
     private int LendTarget(int home)
     {
-        var preference = _options.LendingPreference;
-        if (preference == LendingPreference.OldestRun)
+        // Invariant (partitioning): set s is program s's, so its run state is _programs[s]'s.
+        int count = _sets.Length;
+        Span<int> queued = count <= 64 ? stackalloc int[count] : new int[count];
+        Span<bool> rootOnly = count <= 64 ? stackalloc bool[count] : new bool[count];
+        Span<long> runStart = count <= 64 ? stackalloc long[count] : new long[count];
+        for (int s = 0; s < count; s++)
         {
-            // Invariant (partitioning): set s is program s's, so its run state is _programs[s]'s.
-            int best = -1;
-            for (int s = 0; s < _sets.Length; s++)
-            {
-                if (s == home || _sets[s].Queued == 0)
-                {
-                    continue;
-                }
-
-                if (best < 0 || (_programs[s].RootQueued, _programs[s].RunStart).CompareTo((_programs[best].RootQueued, _programs[best].RunStart)) < 0)
-                {
-                    best = s;
-                }
-            }
-
-            return best;
+            queued[s] = _sets[s].Queued;
+            rootOnly[s] = _programs[s].RootQueued;
+            runStart[s] = _programs[s].RunStart;
         }
 
-        bool tiers = preference == LendingPreference.RunsInProgress;
-        // Pass 0 takes only programs with a run in progress (under RunsInProgress); pass 1 takes any.
-        for (int pass = tiers ? 0 : 1; pass < 2; pass++)
-        {
-            if (_lendOrder is { } order)
-            {
-                foreach (int s in order)
-                {
-                    if (s != home && _sets[s].Queued > 0 && (pass == 1 || !_programs[s].RootQueued))
-                    {
-                        return s;
-                    }
-                }
-
-                continue;
-            }
-
-            for (int i = 0; i < _sets.Length; i++)
-            {
-                int s = (_lendCursor + i) % _sets.Length;
-                if (s != home && _sets[s].Queued > 0 && (pass == 1 || !_programs[s].RootQueued))
-                {
-                    _lendCursor = s + 1;
-                    return s;
-                }
-            }
-        }
-
-        return -1;
+        return LendingChoice.Choose(_options.LendingPreference, home, queued, rootOnly, runStart, _lendOrder, ref _lendCursor);
     }
 
     /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
