@@ -48,6 +48,12 @@ public sealed record SimulationOptions
     public bool Lending { get; init; } = true;
 
     /// <summary>
+    /// With <see cref="Lending"/>: which program with queued tasks an idle worker is lent to (default
+    /// <see cref="LendingPreference.RoundRobin"/>, the mechanism's rule).
+    /// </summary>
+    public LendingPreference LendingPreference { get; init; } = LendingPreference.RoundRobin;
+
+    /// <summary>
     /// Standby handover for partitioning schemes (on by default, as in the mechanism): each core has a second thread
     /// slot; when a decision moves a core whose serving thread is inside a task that has run for
     /// <see cref="HandoverThreshold"/>, the standby takes over and serves the new owner at once (after a wake), the
@@ -168,6 +174,11 @@ public sealed record SimulationOptions
         if (!Enum.IsDefined(Availability))
         {
             throw new ArgumentOutOfRangeException(nameof(Availability), Availability, "Not a defined AvailabilitySignal.");
+        }
+
+        if (!Enum.IsDefined(LendingPreference))
+        {
+            throw new ArgumentOutOfRangeException(nameof(LendingPreference), LendingPreference, "Not a defined LendingPreference.");
         }
 
         if (RebalanceInterval <= TimeSpan.Zero)

@@ -76,6 +76,9 @@ public static class SimulateMixesCommand
         var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
         var clamp = OptionTable.Number("--clamp-outliers", "As simulate's: replace a recorded duration more than this many times its phase and depth's median by that median; 0 = off.",
             10, above: 1, orZero: true, unit: "times the median");
+        var lendingPreference = OptionTable.Choice("--lending-preference",
+            "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).",
+            "round-robin", ["round-robin", "runs-in-progress", "oldest-run"]);
         var lendingCredit = OptionTable.Number("--lending-credit", "dynamic: how far its moves count on lending, in [0, 1] (the policy's lendingCredit).", 1, atLeast: 0);
         var fairness = OptionTable.Number("--fairness", "dynamic: the alpha of its objective, in [0, 2] (the policy's fairness).", 0.5, atLeast: 0);
         var lendingOrder = OptionTable.Flag("--lending-order", "dynamic: idle cores are lent where a busy core adds most to its objective (the policy's OrdersLending), not round-robin.");
@@ -87,7 +90,7 @@ public static class SimulateMixesCommand
         var command = new Command("simulate-mixes",
             "Every simulated scheme on many generated multiprogram mixes (random programs, sizes, arrivals and departures) and the thesis's mixes, at several core counts; per-mix CSV and an aggregate table.")
         {
-            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, parallel, name, outRoot,
+            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, parallel, name, outRoot,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -128,6 +131,12 @@ public static class SimulateMixesCommand
                 Seed = seedValue,
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
+                LendingPreference = parse.GetValue(lendingPreference) switch
+                {
+                    "runs-in-progress" => LendingPreference.RunsInProgress,
+                    "oldest-run" => LendingPreference.OldestRun,
+                    _ => LendingPreference.RoundRobin,
+                },
                 ClampOutliers = clampValue,
                 DynamicPolicy = customPolicy ? dynamicPolicy : null,
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
@@ -159,7 +168,7 @@ public static class SimulateMixesCommand
             [
                 string.Create(CultureInfo.InvariantCulture, $"seed {seedValue}; schemes {string.Join(", ", schemeList.Select(s => s.Name()))}; time limit {limit.TotalSeconds:0.###} s"),
                 $"machine model: {options.Machine?.ToString() ?? "none (the traces' durations only)"}",
-                string.Create(CultureInfo.InvariantCulture, $"standby handover {options.StandbyHandover}, lending {options.Lending}, decisions every {options.RebalanceInterval.TotalMilliseconds} ms, outlier clamping {clampValue}"),
+                string.Create(CultureInfo.InvariantCulture, $"standby handover {options.StandbyHandover}, lending {options.Lending}{(options.LendingPreference != LendingPreference.RoundRobin ? $" ({parse.GetValue(lendingPreference)} first)" : "")}, decisions every {options.RebalanceInterval.TotalMilliseconds} ms, outlier clamping {clampValue}"),
                 .. (customPolicy
                     ? new[] { string.Create(CultureInfo.InvariantCulture, $"dynamic's policy: lending credit {credit}, fairness {alpha}, move threshold {threshold}{(ordered ? ", lending order" : "")}{(early ? ", early decision" : "")}") }
                     : Array.Empty<string>()),

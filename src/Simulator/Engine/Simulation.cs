@@ -422,6 +422,7 @@ internal sealed partial class Simulation
         var program = _programs[p];
         program.Running = true;
         program.RunStart = _now;
+        program.RootQueued = true;
         _runningPrograms++;
         var set = _sets[SetOf(p)];
         if (by is null)
@@ -528,6 +529,11 @@ internal sealed partial class Simulation
     {
         int p = ProgramOf(task);
         int node = NodeOf(task);
+        if (task == Pack(p, 0, merge: false))
+        {
+            _programs[p].RootQueued = false; // the run's root starts: its queued work is now the run's own
+        }
+
         var graph = _programs[p].Graph;
         ref readonly var info = ref graph.Nodes[node];
         long duration = !info.Nested ? (IsMerge(task) ? info.Merge : info.Work) : graph.PieceWork(node, IsMerge(task), PieceOf(task));
@@ -723,34 +729,38 @@ internal sealed partial class Simulation
             }
 
             // Lend to another program with queued tasks, as the mechanism's director: in the last decision's lending
-            // order when the policy gave one, else scanning from a rotating cursor.
-            if (_lendOrder is { } order)
+            // order when the policy gave one, else scanning from a rotating cursor; under a lending preference, the
+            // runs in progress first (see LendingPreference).
+            int target = LendTarget(t.Home);
+            if (target >= 0)
             {
-                foreach (int s in order)
-                {
-                    if (s != t.Home && _sets[s].Queued > 0)
-                    {
-                        return LendTo(t, s);
-                    }
-                }
-
-                MakeIdle(t);
-                return false;
-            }
-
-            for (int i = 0; i < _sets.Length; i++)
-            {
-                int s = (_lendCursor + i) % _sets.Length;
-                if (s != t.Home && _sets[s].Queued > 0)
-                {
-                    _lendCursor = s + 1;
-                    return LendTo(t, s);
-                }
+                return LendTo(t, target);
             }
         }
 
         MakeIdle(t);
         return false;
+    }
+
+    /// <summary>
+    /// The set an idle worker of <paramref name="home"/> is lent to: one with queued tasks other than its home, by the
+    /// options' <see cref="LendingPreference"/> (<see cref="LendingChoice"/>); -1 when there is none.
+    /// </summary>
+    private int LendTarget(int home)
+    {
+        // Invariant (partitioning): set s is program s's, so its run state is _programs[s]'s.
+        int count = _sets.Length;
+        Span<int> queued = count <= 64 ? stackalloc int[count] : new int[count];
+        Span<bool> rootOnly = count <= 64 ? stackalloc bool[count] : new bool[count];
+        Span<long> runStart = count <= 64 ? stackalloc long[count] : new long[count];
+        for (int s = 0; s < count; s++)
+        {
+            queued[s] = _sets[s].Queued;
+            rootOnly[s] = _programs[s].RootQueued;
+            runStart[s] = _programs[s].RunStart;
+        }
+
+        return LendingChoice.Choose(_options.LendingPreference, home, queued, rootOnly, runStart, _lendOrder, ref _lendCursor);
     }
 
     /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
@@ -977,6 +987,9 @@ internal sealed partial class Simulation
         public bool Running { get; set; }
 
         public long RunStart { get; set; }
+
+        /// <summary>The current run's root is queued and has not started (its only queued task is that root).</summary>
+        public bool RootQueued { get; set; }
 
         public int RunIndex { get; set; }
 

@@ -89,6 +89,25 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.Contains("Fixed mixes", File.ReadAllText(Path.Combine(_root, "thesis", "summary.md")), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task The_lending_preference_is_off_by_default_and_named_in_the_settings_when_chosen()
+    {
+        WriteTraces("quicksort", "strassen");
+        string[] common = ["simulate-mixes", "--mixes", "2", "--cores", "4", "--time-limit", "0.3", "--programs", "quicksort,strassen", "--schemes", "dynamic,static",
+            "--trace-dir", Traces, "--thesis-form-dir", Traces, "--no-thesis-mixes", "--out", _root];
+
+        var (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "default"]);
+        Assert.True(exitCode == 0, error);
+        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "round-robin", "--lending-preference", "round-robin"]);
+        Assert.True(exitCode == 0, error);
+        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "oldest", "--lending-preference", "oldest-run"]);
+        Assert.True(exitCode == 0, error);
+
+        Assert.Equal(File.ReadAllText(Path.Combine(_root, "default", "outcomes.csv")), File.ReadAllText(Path.Combine(_root, "round-robin", "outcomes.csv")));
+        Assert.DoesNotContain("first)", File.ReadAllText(Path.Combine(_root, "default", "summary.md")), StringComparison.Ordinal);
+        Assert.Contains("lending True (oldest-run first)", File.ReadAllText(Path.Combine(_root, "oldest", "summary.md")), StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("--cores", "0")]
     [InlineData("--cores", "4,x")]
@@ -102,6 +121,7 @@ public sealed class SimulateMixesCommandTests : IDisposable
     [InlineData("--lending-credit", "-0.1")]
     [InlineData("--fairness", "3")]
     [InlineData("--move-threshold", "-1")]
+    [InlineData("--lending-preference", "fifo")]
     public async Task Bad_input_is_one_error_line_naming_the_option(string option, string value)
     {
         var (exitCode, output, error) = await CliRunner.RunAsync("simulate-mixes", option, value, "--out", _root);
