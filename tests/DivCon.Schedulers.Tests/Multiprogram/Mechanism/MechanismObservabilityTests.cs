@@ -66,6 +66,9 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
         using var scheduler = Create(2, meters);
         using var a = scheduler.Register("a");
         a.Start(() => { }).AssertCompletes();
+        // Every move of the registration's decision arrived (one worker ran the task; the other may still be waking,
+        // and a move that arrives once the listener is there is measured then, rightly).
+        Assert.True(SpinWait.SpinUntil(() => scheduler.History.All(e => e.Arrivals.ArrivedCount == e.Moves.Count), TestSchedulers.Timeout));
 
         // Observable instruments read the scheduler's own counters when collected: a late listener sees the totals.
         using var listener = new RecordingListener(meters);
