@@ -34,9 +34,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void A_cpu_another_child_already_serves_at_the_kill_counts_at_once_and_a_victim_serving_nothing_is_done()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
+        DomainFaultTracker tracker = TwoChildren();
         tracker.OnLine(10, "arrive 1 0 busy", 1);
         tracker.OnLine(20, "arrive 2 0 busy", 2); // a fallback: both serve CPU 0
         tracker.OnLine(20, "arrive 3 1 busy", 3);
@@ -54,9 +52,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void Arrivals_of_a_new_scheduler_written_before_its_ready_line_still_count_at_the_kill()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
+        DomainFaultTracker tracker = TwoChildren();
         tracker.OnLine(10, "ready 5 attached", 6);
         tracker.OnLine(10, "arrive 7 0 busy", 7);
         tracker.OnLine(10, "arrive 8 1 busy", 8);
@@ -76,9 +72,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void A_ready_line_forgets_the_moves_of_the_scheduler_before_it()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
+        DomainFaultTracker tracker = TwoChildren();
         tracker.OnLine(10, "arrive 7 0 busy", 7);
         tracker.OnLine(20, "arrive 2 0 busy", 8); // an earlier scheduler of 20 served CPU 0 ...
         tracker.OnLine(20, "joined 5", 9); // ... and was replaced at 5, its arrival with it
@@ -152,9 +146,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void Logs_tell_the_coordinator_joins_and_drops_and_cycles_are_counted()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
+        DomainFaultTracker tracker = TwoChildren();
         Assert.True(tracker.OnLine(10, "log 5 DivCon domain faults in /tmp/x: client 10: became the coordinator", 5));
         tracker.OnLine(20, "log 6 DivCon domain faults in /tmp/x: client 20: joined the domain of coordinator 10", 6);
         tracker.OnLine(20, "arrive 7 1 busy", 7);
@@ -178,9 +170,7 @@ public sealed class DomainFaultTrackerTests
     [Fact]
     public void A_child_without_progress_lines_is_silent_and_a_dead_one_is_not()
     {
-        var tracker = new DomainFaultTracker();
-        tracker.Add(10, 0);
-        tracker.Add(20, 0);
+        DomainFaultTracker tracker = TwoChildren();
         tracker.OnLine(20, "joined 50", 50);
         tracker.OnLine(10, "arrive 60 0 busy", 60); // arrivals are not progress
 
@@ -219,11 +209,17 @@ public sealed class DomainFaultTrackerTests
     }
 
     // Children 10, 20 and 30; 10 serves CPUs 0 and 1 from ticks 100 and 101.
-    private static DomainFaultTracker ThreeChildrenTheFirstServingBothCpus()
+    private static DomainFaultTracker TwoChildren()
     {
         var tracker = new DomainFaultTracker();
         tracker.Add(10, 0);
         tracker.Add(20, 0);
+        return tracker;
+    }
+
+    private static DomainFaultTracker ThreeChildrenTheFirstServingBothCpus()
+    {
+        DomainFaultTracker tracker = TwoChildren();
         tracker.Add(30, 0);
         tracker.OnLine(10, "arrive 100 0 busy", 100);
         tracker.OnLine(10, "arrive 101 1 busy", 101);
