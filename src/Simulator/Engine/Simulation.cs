@@ -763,8 +763,7 @@ internal sealed partial class Simulation
         return LendingChoice.Choose(_options.LendingPreference, home, queued, rootOnly, runStart, _lendOrder, ref _lendCursor);
     }
 
-    /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
-    // Lends t to set s, which has queued tasks, and takes one of them.
+    /// <summary>Lends <paramref name="t"/> to set <paramref name="s"/>, which has queued tasks, and takes one of them.</summary>
     private bool LendTo(SimThread t, int s)
     {
         t.Serving = s;
@@ -775,6 +774,7 @@ internal sealed partial class Simulation
         return took;
     }
 
+    /// <summary>Own deque (LIFO), then the global queue (FIFO), then a random victim's deque (FIFO).</summary>
     private bool TryTake(SimThread t, QueueSet set)
     {
         if (set.Queued == 0)
