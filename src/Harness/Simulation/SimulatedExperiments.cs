@@ -210,8 +210,8 @@ public static class SimulatedExperiments
             table.AddRow("time sharing: quantum / context switch", string.Create(CultureInfo.InvariantCulture, $"{options.Quantum.TotalMilliseconds} ms / {options.ContextSwitchNs} ns"));
             table.AddRow("rebalance interval", string.Create(CultureInfo.InvariantCulture, $"{options.RebalanceInterval.TotalMilliseconds} ms"));
             table.AddRow("task-availability's availability signal", options.Availability.ToString());
-            table.AddRow("lending / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,
-                $"{options.Lending} / {options.StandbyHandover} ({options.HandoverThreshold.TotalMilliseconds} ms)"));
+            table.AddRow("lending (preference) / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,
+                $"{options.Lending} ({options.LendingPreference}) / {options.StandbyHandover} ({options.HandoverThreshold.TotalMilliseconds} ms)"));
             table.AddRow("thread-pool extra threads", options.ThreadPoolExtraThreads.ToString(CultureInfo.InvariantCulture));
             table.AddRow("thread-pool starvation injection (gate interval, delay per thread)", string.Create(CultureInfo.InvariantCulture,
                 $"{options.ThreadPoolStarvationInjection} ({options.ThreadPoolGateInterval.TotalMilliseconds} ms, {options.ThreadPoolStarvationDelayPerThread.TotalMilliseconds} ms)"));
