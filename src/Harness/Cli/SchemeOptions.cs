@@ -21,7 +21,7 @@ public sealed class SchemeOptions
         Duration = OptionTable.OptionalNumber("--duration", $"Seconds each scheme's cyclic test restarts programs, in all (split evenly over --rounds). [default: {durationHelp}]",
             above: 0, unit: "seconds", aliases: "-d");
         Runs = OptionTable.Whole("--runs", "Isolated (single-program) runs per program for C_SP, spread over the rounds (at least one per round).", defaultRuns, 1, aliases: "-r");
-        Warmup = OptionTable.Whole("--warmup", "Unrecorded isolated runs per program (in the warm-up round, or before the first recorded ones without one).", 1, 0);
+        Warmup = OptionTable.Whole("--warmup", "Unrecorded isolated runs per program at the start of every isolated block (each block opens fresh programs, whose first run is cold).", 1, 0);
         Rounds = OptionTable.Whole("--rounds", "Measured rounds: every round runs the isolated runs and every scheme for duration/rounds, in an order rotated each round; "
             + "ANTT/STP/MNTT get intervals across rounds and a ranking is stated only where they separate.", DefaultRounds, 1);
         WarmupSeconds = OptionTable.OptionalNumber("--warmup-seconds", string.Create(CultureInfo.InvariantCulture,

@@ -124,7 +124,11 @@ public sealed class CyclicExperiment
                 string prefix = rounds == 1 ? string.Empty : string.Create(CultureInfo.InvariantCulture, $"round {round}/{rounds} ");
                 if (slot == 0)
                 {
-                    int warmupRuns = !warmedUp && round == 1 ? _options.WarmupRuns : 0;
+                    // Every isolated block opens a fresh session, whose programs' first run pays for what a session's
+                    // first run touches first (the input's pages after the heap was settled, per-session caches): a
+                    // thesis-size sumsq took 0.22 s in its first recorded run of a block and 0.03 s after. A cyclic test
+                    // amortises that over hundreds of runs; C_SP must not carry it, so every block warms up first.
+                    int warmupRuns = _options.WarmupRuns;
                     single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
                         () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, warmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
                     programNames ??= single.Select(t => t.Program).ToArray();

@@ -40,8 +40,9 @@ public sealed record CyclicExperimentOptions
     public int SingleProgramRuns { get; init; } = SingleProgramTimer.DefaultRepetitions;
 
     /// <summary>
-    /// Unrecorded isolated runs per program: in the warm-up round when there is one, else before the first round's
-    /// recorded runs.
+    /// Unrecorded isolated runs per program at the start of every isolated block (the warm-up round's, when there is
+    /// one, runs at least one): each block opens a fresh session, whose first run pays for its data's first touch, so
+    /// C_SP counts only runs after it.
     /// </summary>
     public int WarmupRuns { get; init; } = 1;
 

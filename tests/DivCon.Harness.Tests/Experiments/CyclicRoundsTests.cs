@@ -102,6 +102,29 @@ public sealed class CyclicRoundsTests : IDisposable
     }
 
     [Fact]
+    public async Task Every_isolated_block_warms_up_before_its_recorded_runs()
+    {
+        // Each session's programs run cold once (8 s), then warm (1 s): as a fresh session's first run pays for its
+        // data's first touch. With a warm-up round and 3 rounds, every isolated block opens a new session.
+        var clock = new ManualTimeProvider();
+        var isolated = new ColdFirstRunScheme("isolated", clock, cold: 8, warm: 1);
+        var s = new FakeScheme("s", clock, new Dictionary<string, double> { ["A"] = 2 });
+        var experiment = new CyclicExperiment(new CyclicExperimentOptions
+        {
+            Workload = "w", TimeLimit = TimeSpan.FromSeconds(30), Rounds = 3, WarmupTime = TimeSpan.FromSeconds(2), SingleProgramRuns = 6, WarmupRuns = 1,
+        });
+        ResultsFolder folder = ResultsFolder.Create(_root, "cold-blocks", Samples.Stamp);
+        Task<CyclicExperimentResult> running = experiment.RunAsync(isolated, [s], new ExperimentContext(folder, NullProgressSink.Instance, clock));
+        clock.AdvanceTo(TimeSpan.FromHours(1));
+        CyclicExperimentResult result = await running.WaitAsync(TestTimeouts.Wait);
+
+        // 4 sessions (the warm-up round's and one per round), every recorded run warm: C_SP is exactly 1 s, NTT 2.
+        Assert.Equal(4, isolated.Opened);
+        Assert.All(result.Rounds.SelectMany(r => r.Isolated), t => Assert.Equal([1.0, 1.0], t.Seconds));
+        Assert.Equal(2, result.Metrics.Single().Metrics.Programs.Single().NormalizedTurnaroundTime, 9);
+    }
+
+    [Fact]
     public async Task A_single_round_without_warm_up_is_the_one_block_protocol()
     {
         var clock = new ManualTimeProvider();
@@ -189,6 +212,30 @@ public sealed class CyclicRoundsTests : IDisposable
         {
             double seconds = coldness.SessionsOpened++ == 0 ? 4 : 2;
             return new FakeScheme(Name, clock, new Dictionary<string, double> { ["A"] = seconds, ["B"] = seconds }).OpenAsync(cancellationToken);
+        }
+    }
+
+    /// <summary>A program "A" whose first run in each session takes <paramref name="cold"/> seconds and later ones <paramref name="warm"/>.</summary>
+    private sealed class ColdFirstRunScheme(string name, ManualTimeProvider clock, double cold, double warm) : IWorkloadScheme
+    {
+        public string Name { get; } = name;
+
+        public int Opened { get; private set; }
+
+        public ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken)
+        {
+            Opened++;
+            WorkloadProgram program = new FakeProgram("A", clock, TimeSpan.FromSeconds(cold), TimeSpan.FromSeconds(warm));
+            return ValueTask.FromResult<IWorkloadSession>(new Session([program]));
+        }
+
+        private sealed class Session(IReadOnlyList<WorkloadProgram> programs) : IWorkloadSession
+        {
+            public IReadOnlyList<WorkloadProgram> Programs { get; } = programs;
+
+            public AllocationTrace? Allocations => null;
+
+            public ValueTask DisposeAsync() => ValueTask.CompletedTask;
         }
     }
 
