@@ -48,9 +48,13 @@ public sealed record ValidationReport(IReadOnlyList<ValidationRow> Rows, IReadOn
 /// </summary>
 public static class SimulationValidation
 {
-    /// <summary>The measured folders compared by default (cyclic and symmetric tests on the 2-CPU machine).</summary>
+    /// <summary>
+    /// The measured folders compared by default: the current record of each cyclic and symmetric test on the 2-CPU
+    /// machine (the thesis's mixes remeasured with the current default policy and every isolated block warmed up; older
+    /// folders ran the task-availability policy as <c>dynamic</c>, or counted a cold first run in C_SP).
+    /// </summary>
     public static IReadOnlyList<string> DefaultFolders { get; } =
-        ["cyclic-3-thesis-rounds", "cyclic-5-thesis-rounds", "cyclic-5-thesis", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
+        ["cyclic-3-thesis-learned-150", "cyclic-5-thesis-learned-150", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
 
     /// <summary>The worker count the measured experiments ran on (<c>data.workers</c> of the first folder's <c>setup.json</c>).</summary>
     /// <param name="measuredRoot">The measured results root.</param>
@@ -60,7 +64,7 @@ public static class SimulationValidation
     public static int MeasuredWorkers(string measuredRoot, IReadOnlyList<string> folders)
     {
         ArgumentNullException.ThrowIfNull(folders);
-        string path = Path.Combine(measuredRoot, folders.Count > 0 ? folders[0] : "cyclic-5-thesis");
+        string path = Path.Combine(measuredRoot, folders.Count > 0 ? folders[0] : DefaultFolders[0]);
         using var doc = Json(Path.Combine(path, "setup.json"));
         if (!doc.RootElement.TryGetProperty("data", out var data) || !data.TryGetProperty("workers", out var workers) || !workers.TryGetInt32(out int count) || count < 1)
         {
