@@ -32,6 +32,13 @@ public sealed record SimulationOptions
     /// <summary>Extra cost of a worker moving to another program at a task boundary, ns (measured: about 5 us).</summary>
     public long MoveOverheadNs { get; init; } = 5_000;
 
+    /// <summary>
+    /// From a run's end to its next root being queued, when the next run is started from outside the scheduler (every
+    /// scheme but the pool model: the harness's runner resumes on a .NET pool thread and queues the next root), ns; 0
+    /// (the default): at once, in the same instant. Meanwhile the worker that ran the last task looks for other work.
+    /// </summary>
+    public long RestartDelayNs { get; init; }
+
     /// <summary>Interval of the partitioning schemes' decisions (the mechanism's default, 100 ms).</summary>
     public TimeSpan RebalanceInterval { get; init; } = TimeSpan.FromMilliseconds(100);
 
@@ -163,6 +170,7 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfNegative(StealOverheadNs, nameof(StealOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(WakeOverheadNs, nameof(WakeOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(MoveOverheadNs, nameof(MoveOverheadNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(RestartDelayNs, nameof(RestartDelayNs));
         ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
         NotNegative(HandoverThreshold, nameof(HandoverThreshold));

@@ -57,6 +57,28 @@ public sealed class HandComputedScheduleTests
         Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), time);
     }
 
+    [Theory]
+    [InlineData(SimulatedScheme.Shared, 1, new[] { 0, 20, 40 })]
+    [InlineData(SimulatedScheme.Static, 1, new[] { 0, 20, 40 })]
+    [InlineData(SimulatedScheme.Shared, 0, new[] { 0, 19, 38, 57 })]
+    [InlineData(SimulatedScheme.Default, 1, new[] { 0, 19, 38, 57 })] // the pool model restarts on the finishing thread
+    public void A_restart_delay_separates_a_programs_runs(SimulatedScheme scheme, int delayMs, int[] startsMs)
+    {
+        // The 19 ms chain on one core, restarted until 60 ms: each next root is queued delayMs after the run's end.
+        var options = Free(1) with { RestartDelayNs = delayMs * Ms };
+        var test = new WorkloadSimulator(options).RunCyclic([new SimulatedProgram("chain", Chain())], scheme, TimeSpan.FromMilliseconds(60));
+
+        Assert.Equal(startsMs.Select(ms => TimeSpan.FromMilliseconds(ms)), test.Runs.Select(r => r.Start));
+        Assert.All(test.Runs, r => Assert.Equal(TimeSpan.FromMilliseconds(19), r.End - r.Start));
+    }
+
+    [Fact]
+    public void A_negative_restart_delay_is_rejected()
+    {
+        var e = Assert.Throws<ArgumentOutOfRangeException>(() => new WorkloadSimulator(Free(1) with { RestartDelayNs = -1 }));
+        Assert.Equal(nameof(SimulationOptions.RestartDelayNs), e.ParamName);
+    }
+
     [Fact]
     public void Two_programs_under_static_partitioning_get_two_cores_each()
     {

@@ -54,6 +54,9 @@ public static class SimulateCommand
         var noStandby = OptionTable.Flag("--no-standby",
             "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).");
         var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
+        var restartDelay = OptionTable.Number("--restart-delay-us",
+            "From a run's end to its next root being queued (the harness's runner resumes on a .NET pool thread first), microseconds; 0: at once.",
+            0, atLeast: 0, unit: "microseconds");
         var lendingPreference = OptionTable.Choice("--lending-preference",
             "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).",
             "round-robin", ["round-robin", "runs-in-progress", "oldest-run"]);
@@ -84,7 +87,7 @@ public static class SimulateCommand
             atLeast: 0, unit: "percent");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, lendingPreference, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, restartDelay, lendingPreference, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -100,6 +103,7 @@ public static class SimulateCommand
                 StealOverheadNs = parse.GetValue(stealOverhead),
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
+                RestartDelayNs = (long)Math.Round(parse.GetValue(restartDelay) * 1000),
                 LendingPreference = parse.GetValue(lendingPreference) switch
                 {
                     "runs-in-progress" => LendingPreference.RunsInProgress,

@@ -45,6 +45,7 @@ internal sealed partial class Simulation
     private const int ArrivalEvent = 5;
     private const int DepartureEvent = 6;
     private const int SampleEvent = 7;
+    private const int RestartEvent = 8;
 
     // How often the mechanism samples running and queued tasks for the online estimator (MultiprogramScheduler's
     // EstimatorSampleInterval, 10 ms): the dynamic scheme's sampling ticks.
@@ -377,6 +378,10 @@ internal sealed partial class Simulation
             {
                 OnSampleTick();
             }
+            else if (e.Kind == RestartEvent)
+            {
+                OnRestart(e.A);
+            }
             else if (e.A > 0)
             {
                 ApplyScripted(e.A - 1);
@@ -452,7 +457,17 @@ internal sealed partial class Simulation
             // queues the harness's continuation on that pool thread's local queue, and the continuation queues the
             // next root there too. Elsewhere the continuation runs on a .NET pool thread, outside the scheduler, whose
             // tasks go to the scheduler's global queue.
-            StartRun(p, _pool ? t : null);
+            if (_pool || _options.RestartDelayNs == 0)
+            {
+                StartRun(p, _pool ? t : null);
+            }
+            else
+            {
+                // The runner's continuation queues the next root a moment later (RestartDelayNs); counted as running
+                // meanwhile, as a pending arrival is, so the run's end and the restart are one program's turn.
+                _runningPrograms++;
+                Schedule(_now + _options.RestartDelayNs, RestartEvent, p, 0);
+            }
         }
         else if (_now < _limit)
         {
@@ -481,6 +496,19 @@ internal sealed partial class Simulation
         {
             _early?.Arrived(new ProgramId(p), Time(_now));
             Decide(RebalanceReason.Arrival, _programs.Length);
+        }
+
+        StartRun(p, null);
+        WakeIdle(_sets[SetOf(p)]);
+    }
+
+    /// <summary>A delayed restart (<see cref="SimulationOptions.RestartDelayNs"/>): program <paramref name="p"/>'s next root is queued.</summary>
+    private void OnRestart(int p)
+    {
+        _runningPrograms--; // counted while pending; StartRun counts it again
+        if (_now >= _limit)
+        {
+            return; // the runner checks the limit when it resumes, as the harness's loop does: no run after it
         }
 
         StartRun(p, null);
