@@ -104,7 +104,7 @@ public sealed class MechanismLendingPreferenceTests
     {
         // Three programs on four workers; each queues its work from outside in waves, the programs in rotating order,
         // so that programs go idle and busy again while the others run and lend (new busy periods, new starts).
-        using MultiprogramScheduler scheduler = Scheduler(4, preference);
+        using MultiprogramScheduler scheduler = Scheduler(4, preference, standby: true);
         TaskLedger[] ledgers = [.. Enumerable.Range(0, 3).Select(i => new TaskLedger(scheduler.Register($"p{i}"), spinPerLeaf: 20, spawners: 40, leavesPerSpawner: 200))];
         const int Waves = 8;
         int perWave = ledgers[0].SpawnerCount / Waves;
@@ -153,12 +153,18 @@ public sealed class MechanismLendingPreferenceTests
         Assert.Equal((LendingPreference.RoundRobin, 0L), (scheduler.LendingPreference, a.Queues.BusySince));
     }
 
-    private static MultiprogramScheduler Scheduler(int workers, LendingPreference preference) => new(new MultiprogramSchedulerOptions
+    /// <summary>
+    /// Unpinned workers, equal shares, no interval decisions, strictly increasing stamps. Without standby threads unless
+    /// asked for: with one thread per CPU the order in which tasks start is the order of that thread's choices (a
+    /// standby that took the CPU over while the owner's task was held would be a second thread choosing).
+    /// </summary>
+    private static MultiprogramScheduler Scheduler(int workers, LendingPreference preference, bool standby = false) => new(new MultiprogramSchedulerOptions
     {
         Pin = false,
         WorkerCount = workers,
         Policy = new EqualSharePolicy(),
         RebalanceInterval = Timeout.InfiniteTimeSpan,
+        MoveHandoverThreshold = standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
         LendingPreference = preference,
         TimeProvider = new StrictlyIncreasingClock(),
     });
