@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Simulator.Machine;
 
 namespace DivCon.Simulator;

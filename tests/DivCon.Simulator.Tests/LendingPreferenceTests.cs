@@ -1,11 +1,12 @@
-using DivCon.Simulator.Engine;
+using DivCon.Schedulers.Multiprogram.Policies;
 
 namespace DivCon.Simulator.Tests;
 
 /// <summary>
 /// The lending preference (<see cref="SimulationOptions.LendingPreference"/>) against schedules worked out by hand.
 /// Four cores with scripted homes (cores 0 and 1 program L's, core 2 P's, core 3 Q's), every cost zero, no decision
-/// after time 0, so only lending moves work between programs.
+/// after time 0, so only lending moves work between programs. The rule itself, on plain data, is tested beside it in
+/// the Schedulers tests (<c>LendingChoiceTests</c>).
 /// </summary>
 /// <remarks>
 /// L: a 0.5 ms split into two leaves, 6 ms and 100 ms: its second worker (B) runs the 6 ms leaf and is idle from
@@ -77,50 +78,5 @@ public sealed class LendingPreferenceTests
         var options = new SimulationOptions { LendingPreference = (LendingPreference)7 };
         var error = Assert.Throws<ArgumentOutOfRangeException>(options.Validate);
         Assert.Equal(nameof(SimulationOptions.LendingPreference), error.ParamName);
-    }
-
-    // The rule on plain data: program 0 holds only a new run's root, 1 is the idle worker's home, 2 has a run in progress.
-    [Theory]
-    [InlineData(LendingPreference.RoundRobin, 0, 1)]
-    [InlineData(LendingPreference.RunsInProgress, 2, 3)]
-    [InlineData(LendingPreference.OldestRun, 2, 0)]
-    public void A_new_runs_root_waits_behind_a_run_in_progress_only_under_a_preference(LendingPreference preference, int expected, int cursorAfter)
-    {
-        int cursor = 0;
-        int chosen = LendingChoice.Choose(preference, home: 1, [1, 0, 5], [true, false, false], [0, 0, 10], order: null, ref cursor);
-        Assert.Equal((expected, cursorAfter), (chosen, cursor));
-    }
-
-    [Theory]
-    [InlineData(LendingPreference.RoundRobin)]
-    [InlineData(LendingPreference.RunsInProgress)]
-    [InlineData(LendingPreference.OldestRun)]
-    public void A_root_is_served_when_no_run_in_progress_has_queued_work(LendingPreference preference)
-    {
-        int cursor = 0;
-        Assert.Equal(0, LendingChoice.Choose(preference, home: 1, [1, 0, 0], [true, false, false], [0, 0, 10], order: null, ref cursor));
-        Assert.Equal(-1, LendingChoice.Choose(preference, home: 0, [1, 0, 0], [true, false, false], [0, 0, 10], order: null, ref cursor));
-    }
-
-    [Fact]
-    public void Runs_in_progress_keeps_the_policys_order_within_each_tier()
-    {
-        int cursor = 0;
-        int[] order = [0, 3, 2, 1];
-        // 0 holds only a root; 3 and 2 have runs in progress: the order's first of them, 3, not the order's first, 0.
-        Assert.Equal(3, LendingChoice.Choose(LendingPreference.RunsInProgress, home: 1, [1, 0, 4, 4], [true, false, false, false], [0, 0, 0, 0], order, ref cursor));
-        Assert.Equal(0, LendingChoice.Choose(LendingPreference.RoundRobin, home: 1, [1, 0, 4, 4], [true, false, false, false], [0, 0, 0, 0], order, ref cursor));
-        Assert.Equal(0, cursor); // an order leaves the cursor alone
-    }
-
-    [Fact]
-    public void Oldest_run_takes_the_earliest_start_among_runs_in_progress_then_the_oldest_root()
-    {
-        int cursor = 0;
-        // 3's root was queued at 0 but has not started: after every run in progress (2 started at 10, 0 at 50).
-        Assert.Equal(2, LendingChoice.Choose(LendingPreference.OldestRun, home: 1, [3, 0, 3, 1], [false, false, false, true], [50, 0, 10, 0], null, ref cursor));
-        // Roots only: the one queued longest ago; equal starts: the earlier program.
-        Assert.Equal(3, LendingChoice.Choose(LendingPreference.OldestRun, home: 1, [1, 0, 0, 1], [true, false, false, true], [50, 0, 10, 0], null, ref cursor));
-        Assert.Equal(0, LendingChoice.Choose(LendingPreference.OldestRun, home: 1, [2, 0, 2, 0], [false, false, false, false], [7, 0, 7, 0], null, ref cursor));
     }
 }

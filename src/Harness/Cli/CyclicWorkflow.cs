@@ -36,6 +36,7 @@ public static class CyclicWorkflow
             var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending)
             {
                 Standby = schemes.Standby,
+                LendingPreference = schemes.LendingPreference,
             };
             context.Output.WriteJson("setup.json", Setup(experiment, workload, definitions, schemeContext, common, schemes));
             var options = Options(experiment, workload.Count, common, schemes, profiles);
@@ -94,6 +95,7 @@ public static class CyclicWorkflow
             WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
             RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
             schemes.Lending,
+            LendingPreference = SchemeOptions.LendingPreferenceNames[(int)schemes.LendingPreference],
             schemes.Standby,
             ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
             ReferenceProfileStore = schemes.ReferenceProfilesPath is { } reference ? Path.GetFullPath(reference) : null,

@@ -87,6 +87,7 @@ public static class ProcessesCommand
             var schemeContext = new SchemeContext(host.Machine, common.Workers, profiles, schemes.RebalanceInterval, host.Time, schemes.Lending)
             {
                 Standby = schemes.Standby,
+                LendingPreference = schemes.LendingPreference,
             };
             string domainDirectory = Path.Combine(Path.GetTempPath(), $"divcon-domain-{Environment.ProcessId}-{Guid.NewGuid():N}");
             // Private to this user (0700): the domain refuses a directory others may enter.

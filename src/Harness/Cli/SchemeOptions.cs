@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Workload;
+using DivCon.Schedulers.Multiprogram.Policies;
 
 namespace DivCon.Harness.Cli;
 
@@ -33,9 +34,14 @@ public sealed class SchemeOptions
         ProfileFallback = OptionTable.Choice("--profile-fallback", "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.", "measure", ["measure", "unit"]);
         RebalanceMilliseconds = OptionTable.Whole("--rebalance-ms", "Rebalancing interval of the dynamic schemes, in milliseconds.", 100, 1);
         NoLending = OptionTable.Flag("--no-lending", "Multiprogram schemes: never lend an idle worker to another program (strict partitions).");
+        LendingPreferenceOption = OptionTable.Choice("--lending-preference",
+            "Multiprogram schemes: to which program an idle worker is lent: round-robin (or the policy's order; the default), runs-in-progress (programs with work under way before those holding only a new start), oldest-run (the program busy longest first).",
+            "round-robin", LendingPreferenceNames);
         NoStandby = OptionTable.Flag("--no-standby",
             "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).");
     }
+
+    private static readonly string[] PreferenceNames = ["round-robin", "runs-in-progress", "oldest-run"];
 
     /// <summary>Default of --rounds.</summary>
     public const int DefaultRounds = 3;
@@ -48,8 +54,14 @@ public sealed class SchemeOptions
     /// </summary>
     public const double MaxDefaultWarmupSeconds = 30;
 
+    /// <summary>The values of --lending-preference, in <see cref="LendingPreference"/> order.</summary>
+    public static IReadOnlyList<string> LendingPreferenceNames => PreferenceNames;
+
     /// <summary>--no-standby.</summary>
     public Option<bool> NoStandby { get; }
+
+    /// <summary>--lending-preference.</summary>
+    public Option<string> LendingPreferenceOption { get; }
 
     /// <summary>--no-lending.</summary>
     public Option<bool> NoLending { get; }
@@ -96,6 +108,7 @@ public sealed class SchemeOptions
         command.Add(ProfileFallback);
         command.Add(RebalanceMilliseconds);
         command.Add(NoLending);
+        command.Add(LendingPreferenceOption);
         command.Add(NoStandby);
     }
 
@@ -127,10 +140,21 @@ public sealed class SchemeOptions
             Rounds = rounds,
             WarmupTime = warmup,
             Standby = !parse.GetValue(NoStandby),
+            LendingPreference = ParseLendingPreference(parse.GetValue(LendingPreferenceOption)),
 
             // An ad-hoc run (no --out, no --profiles) reads the committed profiles but never writes them.
             ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
         };
+    }
+
+    /// <summary>A --lending-preference value (one of <see cref="LendingPreferenceNames"/>, checked by the parser).</summary>
+    /// <param name="name">The value.</param>
+    /// <returns>The preference.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="name"/> is not one of the names.</exception>
+    public static LendingPreference ParseLendingPreference(string? name)
+    {
+        int index = name is null ? 0 : Array.IndexOf(PreferenceNames, name);
+        return index >= 0 ? (LendingPreference)index : throw new ArgumentOutOfRangeException(nameof(name), name, "Not a lending preference.");
     }
 }
 
@@ -148,6 +172,9 @@ public sealed record SchemeSettings(
 {
     /// <summary>Measured rounds, the schemes interleaved (see <see cref="Experiments.CyclicExperimentOptions.Rounds"/>); 1 when not set.</summary>
     public int Rounds { get; init; } = 1;
+
+    /// <summary>To which program an idle worker of a multiprogram scheme is lent (default round-robin).</summary>
+    public LendingPreference LendingPreference { get; init; } = LendingPreference.RoundRobin;
 
     /// <summary>Each scheme's cyclic test in the uncounted warm-up round; zero (no warm-up round) when not set.</summary>
     public TimeSpan WarmupTime { get; init; } = TimeSpan.Zero;

@@ -4,6 +4,7 @@ using DivCon.Harness.Reports;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;
 using DivCon.Programs;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Simulator;
 using DivCon.Simulator.Machine;
 using DivCon.Skeletons.Tracing;

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using DivCon.Harness.Simulation;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Simulator;
 using DivCon.Simulator.Workloads;
 using Spectre.Console;

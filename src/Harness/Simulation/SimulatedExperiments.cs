@@ -4,6 +4,7 @@ using DivCon.Harness.Experiments;
 using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
 using DivCon.Harness.Workload;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Simulator;
 
 namespace DivCon.Harness.Simulation;

@@ -1,4 +1,5 @@
 using DivCon.Harness.Machine;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Harness.Workload;
@@ -30,6 +31,9 @@ public sealed record SchemeContext(
     /// task boundary.
     /// </summary>
     public bool Standby { get; init; } = true;
+
+    /// <summary>To which program the multiprogram scheduler lends an idle worker (default round-robin).</summary>
+    public LendingPreference LendingPreference { get; init; } = LendingPreference.RoundRobin;
 
     /// <summary>The CPUs the run uses: the first <see cref="Workers"/> in topology order.</summary>
     public IReadOnlyList<int> Cpus => Machine.CpusFor(Workers);

@@ -140,6 +140,7 @@ public sealed class WorkloadScheme : IWorkloadScheme
             Policy = Definition.Policy!(),
             RebalanceInterval = UsesIntervalDecisions ? _context.RebalanceInterval : Timeout.InfiniteTimeSpan,
             EnableLending = _context.Lending,
+            LendingPreference = _context.LendingPreference,
             MoveHandoverThreshold = _context.Standby && Definition.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
             TimeProvider = _context.Time,
         }));

@@ -118,6 +118,11 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         }
 
         ArgumentOutOfRangeException.ThrowIfLessThan(options.HistoryCapacity, 0, nameof(options));
+        if (options.LendingPreference is < LendingPreference.RoundRobin or > LendingPreference.OldestRun)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options.LendingPreference, "LendingPreference is not a defined LendingPreference.");
+        }
+
         IReadOnlyList<LogicalCpu> slots = ResolveSlots(options);
         IsPinned = options.Pin;
         Topology = new CpuTopology(slots);
@@ -153,7 +158,8 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _early = samples && _policy.Inner is LearnedScalabilityPolicy { DecidesEarly: true } ? new EarlyDecision() : null;
         _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
         _idle.Close();
-        _director = new WorkerDirector(options.EnableLending, _idle);
+        LendingPreference = options.LendingPreference;
+        _director = new WorkerDirector(options.EnableLending, _idle, LendingPreference);
         int[] pins = _cpuOfWorker;
         _pool = new WorkerPool(
             slots.Count, _idle, IsPinned ? worker => ThreadAffinity.PinCurrentThread(pins[worker.Cpu.Index]) : null, _director, handover);
@@ -201,6 +207,9 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
 
     /// <summary>The interval of the periodic rebalance (zero or infinite: none).</summary>
     public TimeSpan RebalanceInterval { get; }
+
+    /// <summary>Which program an idle worker lends itself to (as given in the options).</summary>
+    public LendingPreference LendingPreference { get; }
 
     /// <summary>The clock of <see cref="RebalanceEvent.Timestamp"/> and <see cref="RebalanceEvent.Time"/>.</summary>
     public TimeProvider TimeProvider { get; }

@@ -64,6 +64,18 @@ public sealed record MultiprogramSchedulerOptions
     /// </summary>
     public bool EnableLending { get; init; } = true;
 
+    /// <summary>
+    /// Which program an idle worker lends itself to when several have queued tasks (with <see cref="EnableLending"/>).
+    /// Default <see cref="LendingPreference.RoundRobin"/>: round-robin, or the last decision's lending order when the
+    /// policy gives one. <see cref="LendingPreference.RunsInProgress"/> serves programs whose queued work belongs to a
+    /// run under way before a program whose only queued task is a new start; <see cref="LendingPreference.OldestRun"/>
+    /// also serves, among those, the program busy longest first. The scheduler sees tasks, not runs: a run is
+    /// approximated by the program's busy period (since a task arrived while it had nothing queued or running) and a
+    /// new start by one task queued and none running (the multiprogram README, "Lending"). The simulator runs the same
+    /// rule (<c>SimulationOptions.LendingPreference</c>).
+    /// </summary>
+    public LendingPreference LendingPreference { get; init; } = LendingPreference.RoundRobin;
+
     /// <summary>The default <see cref="MoveHandoverThreshold"/>: 1 ms.</summary>
     public static readonly TimeSpan DefaultMoveHandoverThreshold = TimeSpan.FromMilliseconds(1);
 

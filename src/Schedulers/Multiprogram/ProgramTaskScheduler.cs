@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using DivCon.Schedulers.Multiprogram.Estimation;
 using DivCon.Schedulers.Multiprogram.Model;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
 using DivCon.Schedulers.Workers;
 
@@ -70,6 +71,12 @@ public sealed partial class ProgramTaskScheduler : TaskScheduler, IDisposable, I
         Speedup = speedup;
         Scalability = scalability;
         Queues = new WorkQueueSet(this, TryExecuteTask, victims, pool, () => drained(this));
+        if (owner.LendingPreference == LendingPreference.OldestRun)
+        {
+            // Before the program is published (registration's release of the programs array): see TrackBusyPeriods.
+            Queues.TrackBusyPeriods(owner.TimeProvider);
+        }
+
         Factory = new TaskFactory(CancellationToken.None, TaskCreationOptions.None, TaskContinuationOptions.None, this);
         Estimator = new ScalabilityEstimator(owner.WorkerCount, scalability);
         _estimate = Estimator.Current;

@@ -1,3 +1,4 @@
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Workers;
 
 namespace DivCon.Schedulers.Multiprogram;
@@ -9,16 +10,18 @@ namespace DivCon.Schedulers.Multiprogram;
 internal sealed class WorkerDirector : IWorkerDirector
 {
     private readonly bool _lending;
+    private readonly LendingPreference _preference;
     private readonly WorkQueueSet _idle;
     private WorkQueueSet[] _sets = [];
     private bool _ordered; // whether _sets is in a decision's lending order (scan from the first) or not (round-robin)
     private WorkerPool? _pool;
     private int _cursor;
 
-    public WorkerDirector(bool lending, WorkQueueSet idle)
+    public WorkerDirector(bool lending, WorkQueueSet idle, LendingPreference preference = LendingPreference.RoundRobin)
     {
         _lending = lending;
         _idle = idle;
+        _preference = preference;
     }
 
     /// <summary>
@@ -88,6 +91,17 @@ internal sealed class WorkerDirector : IWorkerDirector
             return null;
         }
 
+        if (_preference != LendingPreference.RoundRobin)
+        {
+            WorkQueueSet? chosen = ChooseByPreference(sets, home);
+            if (chosen is not null)
+            {
+                guests?.CountLoan();
+            }
+
+            return chosen;
+        }
+
         // In a lending order: the first program with work. Otherwise a racy cursor only spreads idle workers over the
         // programs. Any answer is correct (a flag read apart from the array may pair an order with an unordered
         // array for one scan, which only changes who is served first).
@@ -104,6 +118,52 @@ internal sealed class WorkerDirector : IWorkerDirector
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// The lending preference's choice (<see cref="LendingChoice"/>, the simulator's rule) from what the sets show
+    /// lock-free: queued work (<see cref="WorkQueueSet.LooksEmpty"/>), "only a new run's root" as one task outstanding
+    /// (<see cref="WorkQueueSet.OutstandingTasks"/> at most 1 while a task is seen queued: that task is queued and
+    /// none runs), and the run's start as the set's busy period (<see cref="WorkQueueSet.BusySince"/>). Each value
+    /// is read apart from the others while workers run, so the choice may be one that was right a moment ago: it
+    /// only changes which program is served first: whichever set is returned, the worker serves it as any lent worker
+    /// (home at the first boundary where its home has work, back when the borrower runs dry), and every task stays in
+    /// its queue until one worker takes it.
+    /// </summary>
+    private WorkQueueSet? ChooseByPreference(WorkQueueSet[] sets, WorkQueueSet home)
+    {
+        int count = sets.Length;
+        Span<int> queued = count <= 64 ? stackalloc int[count] : new int[count];
+        Span<bool> rootOnly = count <= 64 ? stackalloc bool[count] : new bool[count];
+        Span<long> runStart = count <= 64 ? stackalloc long[count] : new long[count];
+        int homeIndex = -1; // a worker at home in the idle set (a guest, or stopping) has no home among the programs
+        for (int s = 0; s < count; s++)
+        {
+            WorkQueueSet set = sets[s];
+            if (ReferenceEquals(set, home))
+            {
+                homeIndex = s;
+            }
+            else if (!set.LooksEmpty())
+            {
+                queued[s] = 1;
+                rootOnly[s] = set.OutstandingTasks <= 1;
+                runStart[s] = set.BusySince;
+            }
+        }
+
+        // In a lending order the array is that order: scanning it from 0 is the order's scan (RunsInProgress within each
+        // tier), and the cursor is left alone; otherwise the racy cursor, as round-robin (a lost update only repeats
+        // a start). OldestRun reads neither.
+        bool ordered = Volatile.Read(ref _ordered);
+        int cursor = ordered ? 0 : (int)((uint)_cursor % (uint)count);
+        int chosen = LendingChoice.Choose(_preference, homeIndex, queued, rootOnly, runStart, order: null, ref cursor);
+        if (!ordered)
+        {
+            _cursor = cursor;
+        }
+
+        return chosen >= 0 ? sets[chosen] : null;
     }
 
     /// <inheritdoc />

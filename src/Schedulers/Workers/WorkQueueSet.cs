@@ -40,6 +40,13 @@ internal sealed partial class WorkQueueSet
     // Whether pushes that find no sleeper of this set may wake a sleeper of another set to lend itself here.
     private bool _wakeLenders;
 
+    // The busy-period stamp (lending by oldest run; TrackBusyPeriods): the clock, set once before the set is published
+    // (null: no stamps, the external path pays nothing), and when the set last went from nothing queued or running to
+    // a task. Written with a release store by external producers (several may race on one transition: any of their
+    // readings is right to within the race), read with an acquire load by idle workers choosing where to lend.
+    private TimeProvider? _busyClock;
+    private long _busySince;
+
     /// <summary>Creates the queues for <paramref name="victims"/>.Length slots.</summary>
     /// <param name="owner">The scheduler whose tasks these are.</param>
     /// <param name="execute">Runs one task on the calling thread (the owner's <c>TryExecuteTask</c>).</param>
@@ -136,6 +143,12 @@ internal sealed partial class WorkQueueSet
             if (Volatile.Read(ref _closed) != 0)
             {
                 return false;
+            }
+
+            // Before the enqueue, so the count does not include this task: nothing outstanding = the set was idle.
+            if (_busyClock is not null)
+            {
+                StampIfIdle(_busyClock);
             }
 
             _global.Enqueue(task);
@@ -263,6 +276,29 @@ internal sealed partial class WorkQueueSet
             return accepted - finished;
         }
     }
+
+    /// <summary>
+    /// Starts stamping busy periods (<see cref="BusySince"/>) on <paramref name="clock"/>. Called once, before the set
+    /// is published to any producer or worker (the field is then read without a fence: publication orders it).
+    /// </summary>
+    /// <param name="clock">The clock of the stamps.</param>
+    public void TrackBusyPeriods(TimeProvider clock)
+    {
+        ArgumentNullException.ThrowIfNull(clock);
+        _busyClock = clock;
+        _busySince = clock.GetTimestamp();
+    }
+
+    /// <summary>
+    /// When the set's current busy period began (<see cref="TrackBusyPeriods"/>' clock): the last time a task was
+    /// queued from outside while nothing was queued or running. Only an external enqueue can start a busy period (a
+    /// local push comes from a task of the set, which is running), so that is the only place that stamps: the push
+    /// and pop paths are unchanged. Approximate: a producer racing with the last task's finish may read it as still
+    /// outstanding and keep the older stamp, and concurrent producers on an idle set each stamp; either way the
+    /// stamp is earlier than or within the race of the true transition. A director that sees a task queued by the
+    /// stamping producer also sees its stamp (release store before the queue's publishing enqueue, acquire here).
+    /// </summary>
+    public long BusySince => Volatile.Read(ref _busySince);
 
     /// <summary>Whether the set is closed, no producer is in flight, and every accepted task has finished.</summary>
     public bool IsDrained =>
@@ -403,6 +439,18 @@ internal sealed partial class WorkQueueSet
         {
             // Best effort (work conservation, not correctness): a worker parked elsewhere comes to help.
             _pool.WakeLender(this);
+        }
+    }
+
+    private void StampIfIdle(TimeProvider clock)
+    {
+        // Reads single-writer counters after the in-flight increment's full fence; never undercounts (finished read
+        // first), so a busy set is never taken for idle; one whose last task is finishing may be taken for busy (a
+        // missed stamp, which leaves the older one).
+        if (OutstandingTasks == 0)
+        {
+            // Release: the stamp is visible before the task that the enqueue after it publishes.
+            Volatile.Write(ref _busySince, clock.GetTimestamp());
         }
     }
 

@@ -1,7 +1,10 @@
+using DivCon.Harness.Cli;
 using DivCon.Harness.Machine;
 using DivCon.Harness.Tests.Cli;
 using DivCon.Harness.Workload;
 using DivCon.Programs;
+using DivCon.Schedulers.Multiprogram;
+using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Schedulers.Multiprogram.Profiles;
 
 namespace DivCon.Harness.Tests.Workload;
@@ -86,6 +89,34 @@ public class SchemeTests
         WorkloadScheme scheme = SchemeRegistry.Find("static").Create(workload, context with { Workers = 1, Lending = false });
         var e = await Assert.ThrowsAsync<ArgumentException>(() => scheme.OpenAsync(CancellationToken.None).AsTask());
         Assert.Contains("lending", e.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(LendingPreference.RunsInProgress)]
+    [InlineData(LendingPreference.OldestRun)]
+    public async Task A_lending_preference_reaches_the_multiprogram_scheduler_and_every_program_runs_correctly(LendingPreference preference)
+    {
+        (IReadOnlyList<WorkloadProgram> workload, SchemeContext context) = Setup(programs: 2);
+        WorkloadScheme scheme = SchemeRegistry.Dynamic.Create(workload, context with { LendingPreference = preference });
+        await using IWorkloadSession session = await scheme.OpenAsync(CancellationToken.None).AsTask().WaitAsync(Timeout);
+        Assert.All(session.Programs, p => Assert.Equal(preference, Assert.IsType<ProgramTaskScheduler>(p.Scheduler).Scheduler.LendingPreference));
+        for (int round = 0; round < 2; round++)
+        {
+            await Task.WhenAll(session.Programs.Select(p => p.RunOnceAsync(CancellationToken.None))).WaitAsync(Timeout);
+        }
+
+        Assert.All(workload, m => Assert.True(m.Program.Verify().Succeeded, m.Program.Verify().Message));
+    }
+
+    [Fact]
+    public void The_lending_preference_names_are_the_simulators_and_map_to_the_enum_in_order()
+    {
+        Assert.Equal(["round-robin", "runs-in-progress", "oldest-run"], SchemeOptions.LendingPreferenceNames);
+        Assert.Equal(
+            [LendingPreference.RoundRobin, LendingPreference.RunsInProgress, LendingPreference.OldestRun],
+            SchemeOptions.LendingPreferenceNames.Select(SchemeOptions.ParseLendingPreference));
+        Assert.Equal(LendingPreference.RoundRobin, SchemeOptions.ParseLendingPreference(null));
+        Assert.Equal("name", Assert.Throws<ArgumentOutOfRangeException>(() => SchemeOptions.ParseLendingPreference("oldest")).ParamName);
     }
 
     [Theory]

@@ -1,9 +1,17 @@
-namespace DivCon.Simulator;
+namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>
-/// Which program an idle partitioning worker, whose own program has nothing queued, is lent to (a what-if switch for
-/// the lending rule; the mechanism's director lends round-robin, or in the policy's lending order).
+/// Which program an idle partitioning worker, whose own program has nothing queued, is lent to: the lending rule of
+/// the multiprogram scheduler (<c>MultiprogramSchedulerOptions.LendingPreference</c>) and of the simulator, both
+/// through the one pure rule (<c>LendingChoice</c>). The default, <see cref="RoundRobin"/>, is the rule the
+/// mechanism has always used.
 /// </summary>
+/// <remarks>
+/// A "run" is one divide-and-conquer execution from its root task to its last task. The simulator knows each run
+/// exactly; the mechanism sees only queued and running tasks, so there a run is a program's busy period (from the
+/// task that found it with nothing queued or running, to the moment it has none again) and "only a new run's root" is
+/// "one task queued and none running" (the multiprogram README, "Lending").
+/// </remarks>
 public enum LendingPreference
 {
     /// <summary>Round-robin over the programs with queued tasks, or the policy's lending order when it gives one (the mechanism's rule).</summary>

@@ -1,8 +1,9 @@
-namespace DivCon.Simulator.Engine;
+namespace DivCon.Schedulers.Multiprogram.Policies;
 
 /// <summary>
 /// The lending rule as a pure function of plain data: which program an idle worker of <c>home</c>, whose own program
-/// has nothing queued, is lent to. Deterministic (no random choice); the simulation passes its queue sets' state.
+/// has nothing queued, is lent to. Deterministic (no random choice); the simulation passes its queue sets' state, the
+/// mechanism's director what it reads of the programs' queues lock-free.
 /// </summary>
 internal static class LendingChoice
 {
@@ -11,9 +12,9 @@ internal static class LendingChoice
     /// <param name="home">The idle worker's program (never chosen).</param>
     /// <param name="queued">Per program: tasks queued.</param>
     /// <param name="rootOnly">Per program: its only queued task is a new run's root (the run has not started).</param>
-    /// <param name="runStart">Per program: when its current run started (its root was queued), ns.</param>
+    /// <param name="runStart">Per program: when its current run started (its root was queued), on any one clock (smaller: earlier).</param>
     /// <param name="order">The last decision's lending order (program numbers, first preferred), or null: round-robin.</param>
-    /// <param name="cursor">The round-robin cursor: the scan starts there and moves past the program chosen.</param>
+    /// <param name="cursor">The round-robin cursor (non-negative): the scan starts there and moves past the program chosen.</param>
     public static int Choose(
         LendingPreference preference, int home, ReadOnlySpan<int> queued, ReadOnlySpan<bool> rootOnly, ReadOnlySpan<long> runStart,
         int[]? order, ref int cursor)
