@@ -25,14 +25,8 @@ public sealed class MechanismLendingPreferenceTests
         scheduler.SetAllocation([new(c, 0), new(d, 0), new(b, 0), new(a, 1)]);
 
         var order = new ConcurrentQueue<string>();
-        using var holding = new ManualResetEventSlim();
         using var release = new ManualResetEventSlim();
-        Task held = a.Start(() =>
-        {
-            holding.Set();
-            Assert.True(release.Wait(TestSchedulers.Timeout), "The test never released the owner's task.");
-        });
-        Assert.True(holding.Wait(TestSchedulers.Timeout), "The owner's task never started.");
+        Task held = Hold(a, release);
 
         // While the one worker is held, the others queue from outside: b first, then d, then c's single task.
         Task Record(ProgramTaskScheduler program, string name) => program.Start(() => order.Enqueue(name));
@@ -59,17 +53,11 @@ public sealed class MechanismLendingPreferenceTests
         using ProgramTaskScheduler b = scheduler.Register("b");
         using ProgramTaskScheduler c = scheduler.Register("c");
         scheduler.SetAllocation([new(a, 1), new(b, 0), new(c, 0)]);
-        using var holding = new ManualResetEventSlim();
         using var release = new ManualResetEventSlim();
-        Task held = a.Start(() =>
-        {
-            holding.Set();
-            Assert.True(release.Wait(TestSchedulers.Timeout));
-        });
+        Task held = Hold(a, release);
         Task? first = null, second = null, third = null;
         try
         {
-            Assert.True(holding.Wait(TestSchedulers.Timeout));
             long registered = b.Queues.BusySince;
             first = b.Start(() => { });
             long stamped = b.Queues.BusySince;
@@ -158,6 +146,19 @@ public sealed class MechanismLendingPreferenceTests
     /// asked for: with one thread per CPU the order in which tasks start is the order of that thread's choices (a
     /// standby that took the CPU over while the owner's task was held would be a second thread choosing).
     /// </summary>
+    // Starts a task of owner that holds its worker until release is set; returns once that task runs.
+    private static Task Hold(ProgramTaskScheduler owner, ManualResetEventSlim release)
+    {
+        using var holding = new ManualResetEventSlim();
+        Task held = owner.Start(() =>
+        {
+            holding.Set(); // before the wait below returns: the task never touches holding after it is disposed
+            Assert.True(release.Wait(TestSchedulers.Timeout), "The test never released the owner's task.");
+        });
+        Assert.True(holding.Wait(TestSchedulers.Timeout), "The owner's task never started.");
+        return held;
+    }
+
     private static MultiprogramScheduler Scheduler(int workers, LendingPreference preference, bool standby = false) => new(new MultiprogramSchedulerOptions
     {
         Pin = false,
