@@ -34,9 +34,8 @@ public sealed class SchemeOptions
         ProfileFallback = OptionTable.Choice("--profile-fallback", "For a program without a stored profile: measure a quick one (and store it) or assume speedup 1.", "measure", ["measure", "unit"]);
         RebalanceMilliseconds = OptionTable.Whole("--rebalance-ms", "Rebalancing interval of the dynamic schemes, in milliseconds.", 100, 1);
         NoLending = OptionTable.Flag("--no-lending", "Multiprogram schemes: never lend an idle worker to another program (strict partitions).");
-        LendingPreferenceOption = OptionTable.Choice("--lending-preference",
-            "Multiprogram schemes: to which program an idle worker is lent: round-robin (or the policy's order; the default), runs-in-progress (programs with work under way before those holding only a new start), oldest-run (the program busy longest first).",
-            "round-robin", LendingPreferenceNames);
+        LendingPreferenceOption = LendingPreferenceChoice(
+            "Multiprogram schemes: to which program an idle worker is lent: round-robin (or the policy's order; the default), runs-in-progress (programs with work under way before those holding only a new start), oldest-run (the program busy longest first).");
         NoStandby = OptionTable.Flag("--no-standby",
             "Multiprogram schemes: no standby worker per CPU, so a moved core waits for its worker's current task to end (the mechanism before standby handover).");
     }
@@ -146,6 +145,11 @@ public sealed class SchemeOptions
             ReferenceProfilesPath = profiles is null && !common.OutGiven ? Path.Combine(CommonOptions.ReferenceRoot, ProfileStoreFileName) : null,
         };
     }
+
+    /// <summary>The --lending-preference option (names <see cref="LendingPreferenceNames"/>, default round-robin), as every command that takes it declares it.</summary>
+    /// <param name="help">The option's help, in the command's terms.</param>
+    /// <returns>The option; read it with <see cref="ParseLendingPreference"/>.</returns>
+    internal static Option<string> LendingPreferenceChoice(string help) => OptionTable.Choice("--lending-preference", help, PreferenceNames[0], PreferenceNames);
 
     /// <summary>A --lending-preference value (one of <see cref="LendingPreferenceNames"/>, checked by the parser).</summary>
     /// <param name="name">The value.</param>

@@ -4,7 +4,6 @@ using DivCon.Harness.Reports;
 using DivCon.Harness.Simulation;
 using DivCon.Harness.Terminal;
 using DivCon.Programs;
-using DivCon.Schedulers.Multiprogram.Policies;
 using DivCon.Simulator;
 using DivCon.Simulator.Machine;
 using DivCon.Skeletons.Tracing;
@@ -58,9 +57,8 @@ public static class SimulateCommand
         var restartDelay = OptionTable.Number("--restart-delay-us",
             "From a run's end to its next root being queued (the harness's runner resumes on a .NET pool thread first), microseconds; 0: at once.",
             0, atLeast: 0, unit: "microseconds");
-        var lendingPreference = OptionTable.Choice("--lending-preference",
-            "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).",
-            "round-robin", ["round-robin", "runs-in-progress", "oldest-run"]);
+        var lendingPreference = SchemeOptions.LendingPreferenceChoice(
+            "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).");
         var extraThreads = OptionTable.Whole("--pool-extra-threads", "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", 0, 0, MaxSimulated);
         var waveMagnitude = OptionTable.Whole("--pool-wave-magnitude", "default scheme: threads hill climbing's wave adds to the pool's goal every other pair of samples (0: no wave).",
             new SimulationOptions().ThreadPoolWaveMagnitude, 0, MaxSimulated);
@@ -105,12 +103,7 @@ public static class SimulateCommand
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
                 RestartDelayNs = (long)Math.Round(parse.GetValue(restartDelay) * 1000),
-                LendingPreference = parse.GetValue(lendingPreference) switch
-                {
-                    "runs-in-progress" => LendingPreference.RunsInProgress,
-                    "oldest-run" => LendingPreference.OldestRun,
-                    _ => LendingPreference.RoundRobin,
-                },
+                LendingPreference = SchemeOptions.ParseLendingPreference(parse.GetValue(lendingPreference)),
                 RebalanceInterval = TimeSpan.FromMilliseconds(parse.GetValue(interval)),
                 Availability = parse.GetValue(availability) switch
                 {

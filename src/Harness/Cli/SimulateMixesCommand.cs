@@ -77,9 +77,8 @@ public static class SimulateMixesCommand
         var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
         var clamp = OptionTable.Number("--clamp-outliers", "As simulate's: replace a recorded duration more than this many times its phase and depth's median by that median; 0 = off.",
             10, above: 1, orZero: true, unit: "times the median");
-        var lendingPreference = OptionTable.Choice("--lending-preference",
-            "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).",
-            "round-robin", ["round-robin", "runs-in-progress", "oldest-run"]);
+        var lendingPreference = SchemeOptions.LendingPreferenceChoice(
+            "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).");
         var lendingCredit = OptionTable.Number("--lending-credit", "dynamic: how far its moves count on lending, in [0, 1] (the policy's lendingCredit).", 1, atLeast: 0);
         var fairness = OptionTable.Number("--fairness", "dynamic: the alpha of its objective, in [0, 2] (the policy's fairness).", 0.5, atLeast: 0);
         var lendingOrder = OptionTable.Flag("--lending-order", "dynamic: idle cores are lent where a busy core adds most to its objective (the policy's OrdersLending), not round-robin.");
@@ -132,12 +131,7 @@ public static class SimulateMixesCommand
                 Seed = seedValue,
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
-                LendingPreference = parse.GetValue(lendingPreference) switch
-                {
-                    "runs-in-progress" => LendingPreference.RunsInProgress,
-                    "oldest-run" => LendingPreference.OldestRun,
-                    _ => LendingPreference.RoundRobin,
-                },
+                LendingPreference = SchemeOptions.ParseLendingPreference(parse.GetValue(lendingPreference)),
                 ClampOutliers = clampValue,
                 DynamicPolicy = customPolicy ? dynamicPolicy : null,
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
