@@ -128,9 +128,8 @@ public sealed class CyclicExperiment
                     // first run touches first (the input's pages after the heap was settled, per-session caches): a
                     // thesis-size sumsq took 0.22 s in its first recorded run of a block and 0.03 s after. A cyclic test
                     // amortises that over hundreds of runs; C_SP must not carry it, so every block warms up first.
-                    int warmupRuns = _options.WarmupRuns;
                     single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
-                        () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, warmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
+                        () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, _options.WarmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
                     programNames ??= single.Select(t => t.Program).ToArray();
                     finishedIsolated.Add(single);
                     // Kept should a later block fail or be cancelled: every finished round's isolated runs.
