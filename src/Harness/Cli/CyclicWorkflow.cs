@@ -65,6 +65,7 @@ public static class CyclicWorkflow
         SingleProgramRuns = schemes.Runs,
         WarmupRuns = schemes.Warmup,
         Rounds = schemes.Rounds,
+        Bracketed = schemes.Bracketed,
         WarmupTime = schemes.WarmupTime,
         Cores = common.Workers,
         // The oracle gives every program at least one core: only defined with no more programs than cores.
@@ -92,6 +93,7 @@ public static class CyclicWorkflow
             IsolatedRuns = schemes.Runs,
             WarmupRuns = schemes.Warmup,
             schemes.Rounds,
+            schemes.Bracketed,
             WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
             RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
             schemes.Lending,

@@ -37,7 +37,7 @@ public static class ProcessesCommand
         common.AddTo(command);
         foreach (Option option in new Option[]
         {
-            schemeOptions.Duration, schemeOptions.Runs, schemeOptions.Warmup, schemeOptions.Rounds, schemeOptions.WarmupSeconds, schemeOptions.Profiles,
+            schemeOptions.Duration, schemeOptions.Runs, schemeOptions.Warmup, schemeOptions.Rounds, schemeOptions.Bracket, schemeOptions.WarmupSeconds, schemeOptions.Profiles,
             schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, childTimeout, nameOption,
         })
         {
@@ -128,6 +128,7 @@ public static class ProcessesCommand
                     TimeLimitSeconds = schemes.Duration.TotalSeconds,
                     IsolatedRuns = schemes.Runs,
                     schemes.Rounds,
+                    schemes.Bracketed,
                     WarmupRoundSecondsPerScheme = schemes.WarmupTime.TotalSeconds,
                     RebalanceIntervalMs = schemes.RebalanceInterval.TotalMilliseconds,
                     common.Verify,

@@ -25,6 +25,8 @@ public sealed class SchemeOptions
         Warmup = OptionTable.Whole("--warmup", "Unrecorded isolated runs per program at the start of every isolated block (each block opens fresh programs, whose first run is cold).", 1, 0);
         Rounds = OptionTable.Whole("--rounds", "Measured rounds: every round runs the isolated runs and every scheme for duration/rounds, in an order rotated each round; "
             + "ANTT/STP/MNTT get intervals across rounds and a ranking is stated only where they separate.", DefaultRounds, 1);
+        Bracket = OptionTable.Flag("--bracket",
+            "Measure C_SP before and after every scheme block (not once per round) and normalise each block by the isolated runs around it, so that a machine whose speed drifts over minutes biases no scheme.");
         WarmupSeconds = OptionTable.OptionalNumber("--warmup-seconds", string.Create(CultureInfo.InvariantCulture,
             $"Each scheme's cyclic test in the uncounted warm-up round (every program alone and under every scheme before any measured round); 0 for none. [default: duration/rounds, at most {MaxDefaultWarmupSeconds} s]"),
             atLeast: 0, unit: "seconds");
@@ -68,6 +70,9 @@ public sealed class SchemeOptions
     /// <summary>--rounds.</summary>
     public Option<int> Rounds { get; }
 
+    /// <summary>--bracket.</summary>
+    public Option<bool> Bracket { get; }
+
     /// <summary>--warmup-seconds.</summary>
     public Option<double?> WarmupSeconds { get; }
 
@@ -102,6 +107,7 @@ public sealed class SchemeOptions
         command.Add(Runs);
         command.Add(Warmup);
         command.Add(Rounds);
+        command.Add(Bracket);
         command.Add(WarmupSeconds);
         command.Add(Profiles);
         command.Add(ProfileFallback);
@@ -137,6 +143,7 @@ public sealed class SchemeOptions
             !parse.GetValue(NoLending))
         {
             Rounds = rounds,
+            Bracketed = parse.GetValue(Bracket),
             WarmupTime = warmup,
             Standby = !parse.GetValue(NoStandby),
             LendingPreference = ParseLendingPreference(parse.GetValue(LendingPreferenceOption)),
@@ -176,6 +183,9 @@ public sealed record SchemeSettings(
 {
     /// <summary>Measured rounds, the schemes interleaved (see <see cref="Experiments.CyclicExperimentOptions.Rounds"/>); 1 when not set.</summary>
     public int Rounds { get; init; } = 1;
+
+    /// <summary>Whether C_SP brackets every scheme block (see <see cref="Experiments.CyclicExperimentOptions.Bracketed"/>).</summary>
+    public bool Bracketed { get; init; }
 
     /// <summary>To which program an idle worker of a multiprogram scheme is lent (default round-robin).</summary>
     public LendingPreference LendingPreference { get; init; } = LendingPreference.RoundRobin;

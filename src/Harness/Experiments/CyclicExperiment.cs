@@ -105,7 +105,9 @@ public sealed class CyclicExperiment
             }
         }
 
-        int isolatedRunsPerRound = (_options.SingleProgramRuns + rounds - 1) / rounds;
+        bool bracketed = _options.Bracketed;
+        int isolatedBlocks = bracketed ? (rounds * schemes.Count) + 1 : rounds;
+        int isolatedRunsPerBlock = (_options.SingleProgramRuns + isolatedBlocks - 1) / isolatedBlocks;
         var measured = new List<CyclicRound>(rounds);
         var lastTraces = new Dictionary<string, AllocationTrace>(StringComparer.Ordinal);
         var moveSamples = new List<(string Scheme, MoveSample Move)>();
@@ -113,10 +115,15 @@ public sealed class CyclicExperiment
         var finishedIsolated = new List<IReadOnlyList<ProgramTimings>>();
         var finishedTests = new List<(string Scheme, CyclicTestResult Result)>();
         TimeSpan perRound = _options.TimeLimit / rounds;
+        // Bracketed: the isolated block that ran last (the one before the next scheme block) and the scheme block
+        // waiting for the isolated block after it.
+        IReadOnlyList<ProgramTimings>? previousIsolated = null;
+        string? awaitingBracket = null;
         for (int round = 1; round <= rounds; round++)
         {
-            IReadOnlyList<int> order = RoundOrder.Rotated(schemes.Count + 1, round - 1);
-            IReadOnlyList<ProgramTimings>? single = null;
+            IReadOnlyList<int> order = bracketed ? RoundOrder.Bracketed(schemes.Count, round - 1) : RoundOrder.Rotated(schemes.Count + 1, round - 1);
+            var roundIsolated = new List<IReadOnlyList<ProgramTimings>>();
+            var brackets = new List<(string Scheme, IReadOnlyList<ProgramTimings> Isolated)>();
             var tests = new List<(int Slot, string Scheme, CyclicTestResult Result)>();
             for (int position = 0; position < order.Count; position++)
             {
@@ -128,11 +135,26 @@ public sealed class CyclicExperiment
                     // first run touches first (the input's pages after the heap was settled, per-session caches): a
                     // thesis-size sumsq took 0.22 s in its first recorded run of a block and 0.03 s after. A cyclic test
                     // amortises that over hundreds of runs; C_SP must not carry it, so every block warms up first.
-                    single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
-                        () => MeasureIsolatedAsync(isolated, isolatedRunsPerRound, _options.WarmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
+                    IReadOnlyList<ProgramTimings> single = await TimedBlockAsync(blocks, round, position, BlockDiagnostics.IsolatedBlock, context,
+                        () => MeasureIsolatedAsync(isolated, isolatedRunsPerBlock, _options.WarmupRuns, prefix, context, cancellationToken)).ConfigureAwait(false);
                     programNames ??= single.Select(t => t.Program).ToArray();
+                    if (!single.Select(t => t.Program).Order(StringComparer.Ordinal).SequenceEqual(programNames.Order(StringComparer.Ordinal), StringComparer.Ordinal))
+                    {
+                        throw new ArgumentException(
+                            $"The isolated scheme runs [{string.Join(", ", single.Select(t => t.Program))}] but the schemes run [{string.Join(", ", programNames)}].",
+                            nameof(isolated));
+                    }
+
+                    roundIsolated.Add(single);
                     finishedIsolated.Add(single);
-                    // Kept should a later block fail or be cancelled: every finished round's isolated runs.
+                    if (awaitingBracket is not null)
+                    {
+                        brackets.Add((awaitingBracket, PoolIsolated([previousIsolated!, single])));
+                        awaitingBracket = null;
+                    }
+
+                    previousIsolated = single;
+                    // Kept should a later block fail or be cancelled: every finished isolated block's runs.
                     CyclicReportWriter.WriteIsolated(context.Output, PoolIsolated(finishedIsolated));
                     continue;
                 }
@@ -144,6 +166,7 @@ public sealed class CyclicExperiment
                     () => RunSchemeAsync(scheme, programNames, perRound, prefix + scheme.Name, context, cancellationToken)).ConfigureAwait(false);
                 tests.Add((slot, scheme.Name, result));
                 finishedTests.Add((scheme.Name, result));
+                awaitingBracket = bracketed ? scheme.Name : null;
                 CyclicReportWriter.WriteRuns(context.Output, finishedTests); // the finished blocks, kept should a later one fail
                 if (moves is not null)
                 {
@@ -157,18 +180,17 @@ public sealed class CyclicExperiment
                 }
             }
 
-            if (!single!.Select(t => t.Program).Order(StringComparer.Ordinal).SequenceEqual(programNames!.Order(StringComparer.Ordinal), StringComparer.Ordinal))
+            // Every round runs at least one isolated block (bracketed rounds end with one).
+            ProgramTimings[] roundSingle = PoolIsolated(roundIsolated);
+            var thisRound = new CyclicRound(round, [.. order.Select(s => s == 0 ? BlockDiagnostics.IsolatedBlock : schemes[s - 1].Name)], roundSingle,
+                [.. tests.OrderBy(t => t.Slot).Select(t => (t.Scheme, t.Result))], [])
             {
-                throw new ArgumentException(
-                    $"The isolated scheme runs [{string.Join(", ", single!.Select(t => t.Program))}] but the schemes run [{string.Join(", ", programNames!)}].",
-                    nameof(isolated));
-            }
-
-            (string Scheme, CyclicTestResult Result)[] roundTests = [.. tests.OrderBy(t => t.Slot).Select(t => (t.Scheme, t.Result))];
-            SchemeMetrics[] roundMetrics = [.. roundTests
+                Brackets = brackets,
+            };
+            SchemeMetrics[] roundMetrics = [.. thisRound.Tests
                 .Where(t => programNames!.All(p => t.Result.CountedSeconds(p).Count > 0))
-                .Select(t => new SchemeMetrics(t.Scheme, MultiprogramMetrics.Compute(t.Result.ToMeasurements(single!), _options.ConfidenceLevel)))];
-            measured.Add(new CyclicRound(round, [.. order.Select(s => s == 0 ? BlockDiagnostics.IsolatedBlock : schemes[s - 1].Name)], single!, roundTests, roundMetrics));
+                .Select(t => new SchemeMetrics(t.Scheme, MultiprogramMetrics.Compute(t.Result.ToMeasurements(thisRound.IsolatedFor(t.Scheme)), _options.ConfidenceLevel)))];
+            measured.Add(thisRound with { Metrics = roundMetrics });
         }
 
         return Finish(schemes, programNames!, measured, blocks, lastTraces, partitioning, moveSamples, context);
@@ -195,6 +217,10 @@ public sealed class CyclicExperiment
 
             CyclicTestResult pooled = Pool(measured.Select(r => r.Tests.Single(t => t.Scheme == scheme.Name).Result).ToArray());
             tests.Add((scheme.Name, pooled));
+            // Bracketed: every block's runs in the pooled C_SP's terms (see DriftCorrected); otherwise the runs as they are.
+            CyclicTestResult forMetrics = _options.Bracketed
+                ? Pool(measured.Select(r => DriftCorrected(r.Tests.Single(t => t.Scheme == scheme.Name).Result, r.IsolatedFor(scheme.Name), single)).ToArray())
+                : pooled;
             string[] starved = programNames.Where(p => pooled.CountedSeconds(p).Count == 0).ToArray();
             if (starved.Length > 0)
             {
@@ -204,7 +230,7 @@ public sealed class CyclicExperiment
                 continue;
             }
 
-            WorkloadMetrics computed = MultiprogramMetrics.Compute(pooled.ToMeasurements(single), _options.ConfidenceLevel);
+            WorkloadMetrics computed = MultiprogramMetrics.Compute(forMetrics.ToMeasurements(single), _options.ConfidenceLevel);
             // Unpinned schemes may use every CPU the process may use even when fewer workers were asked for.
             metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, Math.Max(_options.Cores, Environment.ProcessorCount)) });
             if (lastTraces.TryGetValue(scheme.Name, out AllocationTrace? trace))
@@ -234,6 +260,7 @@ public sealed class CyclicExperiment
             Rounds = measured,
             AcrossRounds = measured.Count > 1 ? acrossRounds : [],
             Ranking = measured.Count > 1 ? SchemeRanking.Separated(acrossRounds) : [],
+            Bracketed = _options.Bracketed,
             Blocks = blocks,
             MoveLatencies = moveLatencies,
             MoveSamples = moveSamples,
@@ -269,6 +296,18 @@ public sealed class CyclicExperiment
         }
 
         return new CyclicTestResult(rounds[0].Programs, runs, rounds[0].TimeLimit, TimeSpan.FromTicks(rounds.Sum(r => r.Elapsed.Ticks)));
+    }
+
+    /// <summary>
+    /// A bracketed block's runs expressed at the pooled C_SP's machine speed: each run of program p lasts
+    /// <c>duration x C_SP(p) / C_SP_bracket(p)</c>, so that its NTT against the pooled C_SP is its NTT against the
+    /// isolated runs around its own block (start times are kept; only the durations, which the metrics read, change).
+    /// </summary>
+    private static CyclicTestResult DriftCorrected(CyclicTestResult test, IReadOnlyList<ProgramTimings> bracket, IReadOnlyList<ProgramTimings> pooled)
+    {
+        var factor = bracket.ToDictionary(t => t.Program, t => pooled.Single(p => p.Program == t.Program).Seconds.Average() / t.Seconds.Average(), StringComparer.Ordinal);
+        RunRecord[] runs = [.. test.Runs.Select(r => r with { End = r.Start + (r.Duration * factor[r.Program]) })];
+        return new CyclicTestResult(test.Programs, runs, test.TimeLimit, test.Elapsed);
     }
 
     /// <summary>Every round's isolated runs of each program, in round order (programs in the first round's order).</summary>

@@ -36,7 +36,21 @@ public sealed record CyclicExperimentOptions
     /// </summary>
     public bool SettleBetweenBlocks { get; init; } = true;
 
-    /// <summary>Isolated runs per program (C_SP sample), spread over the rounds (at least one per round).</summary>
+    /// <summary>
+    /// Whether C_SP is measured around every scheme block instead of once per round: an isolated block runs before the
+    /// first scheme block and after every scheme block, and each block's NTTs use the isolated runs just before and
+    /// just after it (pooled). A machine whose speed drifts over minutes (a shared virtual machine: the same program
+    /// alone took 1.07 s in one round and 1.25 s in the next, while two runs a second apart agreed within 1%) then
+    /// biases no scheme by how far its block ran from the round's isolated block. The pooled metrics scale each
+    /// block's runs by the program's pooled C_SP over the C_SP around that block (<see cref="CyclicExperiment"/>).
+    /// False by default (one isolated block per round).
+    /// </summary>
+    public bool Bracketed { get; init; }
+
+    /// <summary>
+    /// Isolated runs per program (C_SP sample), spread over the isolated blocks (at least one per block): one block per
+    /// round, or with <see cref="Bracketed"/> one more than there are scheme blocks.
+    /// </summary>
     public int SingleProgramRuns { get; init; } = SingleProgramTimer.DefaultRepetitions;
 
     /// <summary>
@@ -80,5 +94,33 @@ public static class RoundOrder
         ArgumentOutOfRangeException.ThrowIfNegative(round);
         int first = round % slots;
         return [.. Enumerable.Range(0, slots).Select(i => (first + i) % slots)];
+    }
+
+    /// <summary>
+    /// The slots of round <paramref name="round"/> when C_SP brackets every scheme block
+    /// (<see cref="CyclicExperimentOptions.Bracketed"/>): the schemes (slots 1..n) in the rotated order of
+    /// <see cref="Rotated"/>, each followed by an isolated block (slot 0); round 0 also starts with one, so every scheme
+    /// block has an isolated block right before and right after it (a round's last one is the next round's first).
+    /// </summary>
+    /// <param name="schemes">Scheme blocks per round; at least 1.</param>
+    /// <param name="round">0-based round index; not negative.</param>
+    /// <returns>The slots, 0 for an isolated block.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">A count is out of range.</exception>
+    public static IReadOnlyList<int> Bracketed(int schemes, int round)
+    {
+        IReadOnlyList<int> rotated = Rotated(schemes, round);
+        var order = new List<int>((2 * schemes) + 1);
+        if (round == 0)
+        {
+            order.Add(0);
+        }
+
+        foreach (int scheme in rotated)
+        {
+            order.Add(scheme + 1);
+            order.Add(0);
+        }
+
+        return order;
     }
 }

@@ -31,6 +31,9 @@ public sealed record CyclicExperimentResult(
     /// <summary>The pairs of schemes whose across-round intervals separate; empty when none do or with a single round.</summary>
     public IReadOnlyList<RankingStatement> Ranking { get; init; } = [];
 
+    /// <summary>Whether C_SP bracketed every scheme block (<see cref="CyclicExperimentOptions.Bracketed"/>).</summary>
+    public bool Bracketed { get; init; }
+
     /// <summary>What the runtime did in every block, the warm-up round's (round 0) included.</summary>
     public IReadOnlyList<BlockDiagnostics> Blocks { get; init; } = [];
     /// <summary>The practical move latency of each scheme that recorded allocations (partitioning schemes).</summary>
@@ -43,7 +46,8 @@ public sealed record CyclicExperimentResult(
 /// <summary>One measured round of a <see cref="CyclicExperiment"/>: the isolated runs and every scheme's cyclic test.</summary>
 /// <param name="Round">1-based round number.</param>
 /// <param name="Order">The blocks in the order they ran ("isolated" and the scheme names).</param>
-/// <param name="Isolated">This round's isolated timings per program (its C_SP sample).</param>
+/// <param name="Isolated">This round's isolated timings per program (its C_SP sample; with bracketing, every isolated
+/// block that ran in this round).</param>
 /// <param name="Tests">Each scheme's cyclic test in this round (times from the start of that test).</param>
 /// <param name="Metrics">Each scheme's metrics from this round alone (C_SP of this round); a scheme under which some
 /// program finished no counted run in this round has none.</param>
@@ -52,7 +56,30 @@ public sealed record CyclicRound(
     IReadOnlyList<string> Order,
     IReadOnlyList<ProgramTimings> Isolated,
     IReadOnlyList<(string Scheme, CyclicTestResult Result)> Tests,
-    IReadOnlyList<SchemeMetrics> Metrics);
+    IReadOnlyList<SchemeMetrics> Metrics)
+{
+    /// <summary>
+    /// With bracketing (<see cref="CyclicExperimentOptions.Bracketed"/>), each scheme's C_SP sample in this round: the
+    /// isolated runs just before and just after its block, pooled; empty otherwise.
+    /// </summary>
+    public IReadOnlyList<(string Scheme, IReadOnlyList<ProgramTimings> Isolated)> Brackets { get; init; } = [];
+
+    /// <summary>The C_SP sample this round's block of <paramref name="scheme"/> is normalised by: its bracket, or the round's isolated runs.</summary>
+    /// <param name="scheme">A scheme of this round.</param>
+    /// <returns>Isolated timings per program.</returns>
+    public IReadOnlyList<ProgramTimings> IsolatedFor(string scheme)
+    {
+        foreach ((string name, IReadOnlyList<ProgramTimings> isolated) in Brackets)
+        {
+            if (name == scheme)
+            {
+                return isolated;
+            }
+        }
+
+        return Isolated;
+    }
+}
 
 /// <summary>A scheme of a cyclic experiment that has no metrics because some programs finished no run in time.</summary>
 /// <param name="Scheme">The scheme.</param>

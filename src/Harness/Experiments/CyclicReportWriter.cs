@@ -66,6 +66,20 @@ public static class CyclicReportWriter
             }
         }
 
+        if (result.Bracketed)
+        {
+            // After the Run table, so that the stamp stays where every summary has it.
+            File.AppendAllLines(folder.PathOf("summary.md"),
+            [
+                "", "## C_SP around every block", "",
+                "An isolated block ran before the first scheme block and after every scheme block. The pooled tables above express every block's runs "
+                + "at the pooled C_SP's machine speed: a run of program p counts as its duration x C_SP(p) / C_SP around its block(p), so each block is "
+                + "normalised by the isolated runs just before and after it, and a machine whose speed drifts between blocks biases no scheme "
+                + "(runs.csv keeps the measured durations).",
+                "",
+            ]);
+        }
+
         if (result.Incomplete.Count > 0)
         {
             // After the Run table, so that the stamp stays where every summary has it.

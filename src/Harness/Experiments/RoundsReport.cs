@@ -7,7 +7,8 @@ namespace DivCon.Harness.Experiments;
 /// <summary>
 /// The per-round files and tables of a <see cref="CyclicExperiment"/>:
 /// <list type="bullet">
-/// <item><c>rounds.csv</c>: one row per round, block and program: the block's position in its round, the round's C_SP,
+/// <item><c>rounds.csv</c>: one row per round, block and program: the block's position in its round, the round's C_SP
+/// (for a scheme block of a bracketed experiment, the C_SP around that block; isolated rows pool the round's isolated blocks),
 /// the scheme's counted runs, C_MP and NTT in that round, and the scheme's ANTT, STP and MNTT in that round;</item>
 /// <item><c>blocks.csv</c>: one row per block (warm-up round 0 included): wall time, JIT and GC activity
 /// (<see cref="BlockDiagnostics"/>);</item>
@@ -83,10 +84,12 @@ public static class RoundsReport
         writer.WriteLine("## Across rounds");
         writer.WriteLine();
         string orders = string.Join("; ", result.Rounds.Select(r => string.Join(" > ", r.Order)));
+        string measuredWhen = result.Bracketed ? "before and after every scheme block" : "in every round";
+        string normalisedBy = result.Bracketed ? "each block with the C_SP of the isolated runs around it" : "with that round's C_SP";
         writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"The schemes ran interleaved in {result.Rounds.Count} rounds (order rotated each round: {orders}), C_SP measured in every round. "));
+            $"The schemes ran interleaved in {result.Rounds.Count} rounds (order rotated each round: {orders}), C_SP measured {measuredWhen}. "));
         writer.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"One ANTT, STP and MNTT per round (with that round's C_SP); `±` is the half-width of the {level * 100:0.##}% Student-t interval across rounds. "));
+            $"One ANTT, STP and MNTT per round ({normalisedBy}); `±` is the half-width of the {level * 100:0.##}% Student-t interval across rounds. "));
         writer.WriteLine("The tables above pool every round's runs and give per-run intervals.");
         writer.WriteLine();
         var table = new MarkdownTable(["Scheme", "Rounds", "ANTT (lower is better)", "STP (higher is better)", "MNTT"]);
@@ -138,7 +141,7 @@ public static class RoundsReport
         foreach ((string scheme, CyclicTestResult test) in round.Tests)
         {
             WorkloadMetrics? metrics = round.Metrics.FirstOrDefault(m => m.Scheme == scheme)?.Metrics;
-            foreach (ProgramTimings t in round.Isolated)
+            foreach (ProgramTimings t in round.IsolatedFor(scheme))
             {
                 IReadOnlyList<double> counted = test.CountedSeconds(t.Program);
                 double cSp = t.Seconds.Average();

@@ -1,3 +1,4 @@
+using System.Globalization;
 using DivCon.Harness.Experiments;
 using DivCon.Harness.Measurement;
 using DivCon.Harness.Reports;
@@ -122,6 +123,93 @@ public sealed class CyclicRoundsTests : IDisposable
         Assert.Equal(4, isolated.Opened);
         Assert.All(result.Rounds.SelectMany(r => r.Isolated), t => Assert.Equal([1.0, 1.0], t.Seconds));
         Assert.Equal(2, result.Metrics.Single().Metrics.Programs.Single().NormalizedTurnaroundTime, 9);
+    }
+
+    [Fact]
+    public async Task Bracketing_every_block_cancels_a_machine_that_slows_between_blocks()
+    {
+        // The machine slows by a quarter at every block (session) opened, and two identical schemes run A and B at twice
+        // their isolated time. With C_SP once per round, the scheme that runs further from the isolated block is biased.
+        (CyclicExperimentResult once, _) = await DriftingAsync(bracketed: false);
+        double first = once.Metrics.Single(m => m.Scheme == "first").Metrics.Stp;
+        double second = once.Metrics.Single(m => m.Scheme == "second").Metrics.Stp;
+        Assert.True(first > second + 0.05, $"with C_SP once per round the later scheme looks worse: {first} against {second}");
+
+        // Around every block: an isolated block before the first scheme block and after every one, rotated rounds, and
+        // every block's NTT is exactly 2 (STP 1), per round and pooled.
+        (CyclicExperimentResult result, List<string> log) = await DriftingAsync(bracketed: true);
+        Assert.Equal(
+            ["isolated", "first", "isolated", "second", "isolated", /* round 2 */ "second", "isolated", "first", "isolated"],
+            log);
+        Assert.True(result.Bracketed);
+        Assert.Equal([["isolated", "first", "isolated", "second", "isolated"], ["second", "isolated", "first", "isolated"]], result.Rounds.Select(r => r.Order.ToArray()));
+        Assert.All(result.Metrics, m => Assert.Equal(1.0, m.Metrics.Stp, 9));
+        Assert.All(result.Metrics.SelectMany(m => m.Metrics.Programs), p => Assert.Equal(2.0, p.NormalizedTurnaroundTime, 9));
+        Assert.All(result.Rounds.SelectMany(r => r.Metrics), m => Assert.Equal(1.0, m.Metrics.Stp, 9));
+        Assert.All(result.AcrossRounds, a => Assert.Equal(1.0, a.Summary.Stp.Mean, 9));
+
+        // 5 isolated blocks share the 5 runs: one each; the bracket of a block pools the blocks on either side. Block 2
+        // (first scheme of round 1) ran on the machine's second session: factor 1.25, between the isolated 1.0 and 1.5.
+        Assert.Equal([5, 5], result.Isolated.Select(t => t.Seconds.Count));
+        Assert.Equal([1.0, 1.5], result.Rounds[0].IsolatedFor("first").Single(t => t.Program == "A").Seconds);
+        Assert.Equal([1.0, 1.5, 2.0], result.Rounds[0].Isolated.Single(t => t.Program == "A").Seconds);
+
+        // runs.csv keeps the measured durations; rounds.csv gives each scheme block the C_SP around it.
+        List<List<string>> runs = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(_root, "drift-True", "runs.csv")));
+        Assert.Contains(runs.Skip(1), r => r[0] == "first" && r[1] == "A" && double.Parse(r[5], CultureInfo.InvariantCulture) == 2.5);
+        List<List<string>> rounds = CsvParser.Parse(await File.ReadAllTextAsync(Path.Combine(_root, "drift-True", "rounds.csv")));
+        Assert.Contains(rounds.Skip(1), r => r[0] == "1" && r[2] == "first" && r[3] == "A" && r[4] == "1.25" && r[7] == "2");
+        string summary = await File.ReadAllTextAsync(Path.Combine(_root, "drift-True", "summary.md"));
+        Assert.Contains("## C_SP around every block", summary, StringComparison.Ordinal);
+        Assert.Contains("C_SP measured before and after every scheme block", summary, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_bracketed_order_puts_an_isolated_block_around_every_scheme_block()
+    {
+        Assert.Equal([0, 1, 0, 2, 0, 3, 0], RoundOrder.Bracketed(3, 0));
+        Assert.Equal([2, 0, 3, 0, 1, 0], RoundOrder.Bracketed(3, 1));
+        Assert.Equal([1, 0], RoundOrder.Bracketed(1, 5));
+        Assert.Throws<ArgumentOutOfRangeException>(() => RoundOrder.Bracketed(0, 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => RoundOrder.Bracketed(2, -1));
+    }
+
+    private async Task<(CyclicExperimentResult Result, List<string> Log)> DriftingAsync(bool bracketed)
+    {
+        var clock = new ManualTimeProvider();
+        var machine = new SlowingMachine();
+        var log = new List<string>();
+        var experiment = new CyclicExperiment(new CyclicExperimentOptions
+        {
+            Workload = "w", TimeLimit = TimeSpan.FromSeconds(40), Rounds = 2, SingleProgramRuns = 5, WarmupRuns = 0, Bracketed = bracketed,
+        });
+        ResultsFolder folder = ResultsFolder.Create(_root, $"drift-{bracketed}", Samples.Stamp);
+        Task<CyclicExperimentResult> running = experiment.RunAsync(
+            new DriftingScheme("isolated", clock, machine, 1, log), [new DriftingScheme("first", clock, machine, 2, log), new DriftingScheme("second", clock, machine, 2, log)],
+            new ExperimentContext(folder, NullProgressSink.Instance, clock));
+        clock.AdvanceTo(TimeSpan.FromHours(1));
+        return (await running.WaitAsync(TestTimeouts.Wait), log);
+    }
+
+    /// <summary>A machine that is a quarter slower at every session opened on it (speed drifting between blocks).</summary>
+    private sealed class SlowingMachine
+    {
+        private int _opened;
+
+        public double NextFactor() => 1 + (0.25 * _opened++);
+    }
+
+    /// <summary>Programs A and B of <paramref name="seconds"/> each at the machine's speed when the session opens.</summary>
+    private sealed class DriftingScheme(string name, ManualTimeProvider clock, SlowingMachine machine, double seconds, List<string> log) : IWorkloadScheme
+    {
+        public string Name { get; } = name;
+
+        public ValueTask<IWorkloadSession> OpenAsync(CancellationToken cancellationToken)
+        {
+            log.Add(Name);
+            double factor = machine.NextFactor();
+            return new FakeScheme(Name, clock, new Dictionary<string, double> { ["A"] = seconds * factor, ["B"] = seconds * factor }).OpenAsync(cancellationToken);
+        }
     }
 
     [Fact]
