@@ -10,7 +10,8 @@ namespace DivCon.Harness.Experiments;
 /// <item><c>rounds.csv</c>: one row per round, block and program: the block's position in its round, the round's C_SP
 /// (for a scheme block of a bracketed experiment, the C_SP around that block; isolated rows pool the round's isolated blocks),
 /// the scheme's counted runs, C_MP and NTT in that round, and the scheme's ANTT, STP and MNTT in that round;</item>
-/// <item><c>blocks.csv</c>: one row per block (warm-up round 0 included): wall time, JIT and GC activity
+/// <item><c>blocks.csv</c>: one row per block (warm-up round 0 included): wall time, JIT and GC activity, and the
+/// machine's CPU time shares (user, system, idle, steal; empty where <c>/proc/stat</c> is not available)
 /// (<see cref="BlockDiagnostics"/>);</item>
 /// <item>the "Across rounds" section of <c>summary.md</c>, with the ranking statements (the console shows the same table:
 /// <c>RoundsTable</c> in the terminal namespace).</item>
@@ -24,7 +25,8 @@ public static class RoundsReport
 
     /// <summary>Columns of <c>blocks.csv</c>.</summary>
     public static IReadOnlyList<string> BlocksHeader { get; } =
-        ["round", "position", "block", "seconds", "jit_methods", "jit_ms", "gc_gen0", "gc_gen1", "gc_gen2", "gc_pause_ms", "threadpool_threads"];
+        ["round", "position", "block", "seconds", "jit_methods", "jit_ms", "gc_gen0", "gc_gen1", "gc_gen2", "gc_pause_ms", "threadpool_threads",
+            "cpu_user_share", "cpu_system_share", "cpu_idle_share", "cpu_steal_share"];
 
     /// <summary>Writes <c>rounds.csv</c>.</summary>
     /// <param name="writer">Destination.</param>
@@ -45,6 +47,7 @@ public static class RoundsReport
         [
             Int(b.Round), Int(b.Position), b.Block, Csv.Number(b.Seconds), b.JitMethods.ToString(CultureInfo.InvariantCulture),
             Csv.Number(b.JitMilliseconds), Int(b.Gen0), Int(b.Gen1), Int(b.Gen2), Csv.Number(b.GcPauseMilliseconds), Int(b.ThreadPoolThreads),
+            Share(b.Cpu?.User), Share(b.Cpu?.System), Share(b.Cpu?.Idle), Share(b.Cpu?.Steal),
         ]));
     }
 
@@ -153,4 +156,6 @@ public static class RoundsReport
     }
 
     private static string Int(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Share(double? value) => value is { } v ? Csv.Number(v) : string.Empty;
 }
