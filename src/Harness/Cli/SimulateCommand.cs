@@ -37,6 +37,8 @@ public static class SimulateCommand
         var validateFolders = OptionTable.List("--validate-folders", "Validate mode: measured cyclic/symmetric folders to compare.", [.. SimulationValidation.DefaultFolders], "folders", [],
             (values, addError) => Array.ForEach([.. values.Where(v => !OptionTable.IsPlainName(v))],
                 bad => addError($"--validate-folders must name plain folders (letters, digits, '-', '_', '.'), not '{bad}'.")), ["a/b", ".."]);
+        var validateScalability = OptionTable.FolderName("--validate-scalability",
+            "Validate mode: the measured folder of the alone runs (a scalability command's output) under --measured.", SimulationValidation.DefaultScalabilityFolder);
         var traceDir = OptionTable.Text("--trace-dir", "Folder of .dctree files written by the trace command (default: the committed thesis-size traces).", "traces/thesis", "folder", aliases: "-t");
         var programs = OptionTable.Names("--programs", "Programs to simulate (each needs a trace).", CommonOptions.ThesisPrograms, "program",
             n => ProgramCatalog.TryFind(n, out _), ProgramCatalog.Names, "-p");
@@ -86,7 +88,7 @@ public static class SimulateCommand
             atLeast: 0, unit: "percent");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, restartDelay, lendingPreference, interval, availability, measured, validateFolders, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, restartDelay, lendingPreference, interval, availability, measured, validateFolders, validateScalability, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -177,7 +179,7 @@ public static class SimulateCommand
                         SimulatedProgram Load(string program) => byProgram.TryGetValue(program, out var p)
                             ? p
                             : byProgram[program] = TraceLibrary.Load(parse.GetValue(traceDir)!, program, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers).Program;
-                        var report = SimulationValidation.Run(simulator, parse.GetValue(measured)!, Load, folders, context, cancellationToken);
+                        var report = SimulationValidation.Run(simulator, parse.GetValue(measured)!, Load, folders, context, cancellationToken, parse.GetValue(validateScalability)!);
                         string title = string.Create(CultureInfo.InvariantCulture,
                             $"Simulated on {coreCount} cores from the traces in `{parse.GetValue(traceDir)}` (standby handover {(options.StandbyHandover ? "on" : "off")}, seed {options.Seed}), against the measured results in `{parse.GetValue(measured)}`.");
                         SimulationValidation.Write(context.Output, report, title);

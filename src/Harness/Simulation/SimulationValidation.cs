@@ -50,11 +50,15 @@ public static class SimulationValidation
 {
     /// <summary>
     /// The measured folders compared by default: the current record of each cyclic and symmetric test on the 2-CPU
-    /// machine (the thesis's mixes remeasured with the current default policy and every isolated block warmed up; older
-    /// folders ran the task-availability policy as <c>dynamic</c>, or counted a cold first run in C_SP).
+    /// machine (the thesis's mixes measured with C_SP around every block, so that the machine's drift between blocks is
+    /// not read as a scheme's effect; older folders measured C_SP once per round, ran the task-availability policy as
+    /// <c>dynamic</c>, or counted a cold first run in C_SP).
     /// </summary>
     public static IReadOnlyList<string> DefaultFolders { get; } =
-        ["cyclic-3-thesis-learned-150", "cyclic-5-thesis-learned-150", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
+        ["cyclic-3-thesis-bracketed", "cyclic-5-thesis-bracketed", "symmetric-quicksort", "symmetric-mergesort", "symmetric-pi"];
+
+    /// <summary>The folder of the alone runs compared by default (under the measured root).</summary>
+    public const string DefaultScalabilityFolder = "scalability";
 
     /// <summary>The worker count the measured experiments ran on (<c>data.workers</c> of the first folder's <c>setup.json</c>).</summary>
     /// <param name="measuredRoot">The measured results root.</param>
@@ -76,16 +80,17 @@ public static class SimulationValidation
 
     /// <summary>Runs the validation.</summary>
     /// <param name="simulator">The simulator (its core count should be the measuring machine's).</param>
-    /// <param name="measuredRoot">The measured results root (holds <c>scalability/</c> and the cyclic folders).</param>
+    /// <param name="measuredRoot">The measured results root (holds the alone runs' folder and the cyclic folders).</param>
     /// <param name="loadProgram">Loads a program's simulated graph by program name (from the trace folder).</param>
     /// <param name="folders">The cyclic or symmetric folders to compare (each with <c>setup.json</c> and <c>summary.json</c>).</param>
     /// <param name="context">Progress.</param>
     /// <param name="cancellationToken">Stops the simulation.</param>
     /// <returns>The rows and ordering checks.</returns>
     /// <exception cref="InvalidDataException">A measured folder or file is missing or unreadable; the message names it.</exception>
+    /// <param name="scalabilityFolder">The alone runs' folder under <paramref name="measuredRoot"/> (a <c>scalability</c> command's output).</param>
     public static ValidationReport Run(
         WorkloadSimulator simulator, string measuredRoot, Func<string, SimulatedProgram> loadProgram, IReadOnlyList<string> folders,
-        ExperimentContext context, CancellationToken cancellationToken)
+        ExperimentContext context, CancellationToken cancellationToken, string scalabilityFolder = DefaultScalabilityFolder)
     {
         ArgumentNullException.ThrowIfNull(simulator);
         ArgumentException.ThrowIfNullOrWhiteSpace(measuredRoot);
@@ -96,7 +101,8 @@ public static class SimulationValidation
         var orderings = new List<OrderingCheck>();
 
         // Alone runs: measured mean time per program and core count (the plain series, not the dispersed ones).
-        var measured = ReadScalability(Path.Combine(measuredRoot, "scalability", "runs.csv"));
+        ArgumentException.ThrowIfNullOrWhiteSpace(scalabilityFolder);
+        var measured = ReadScalability(Path.Combine(measuredRoot, scalabilityFolder, "runs.csv"));
         int[] counts = [1, 2];
         foreach (string program in measured.Select(m => m.Program).Distinct(StringComparer.Ordinal))
         {

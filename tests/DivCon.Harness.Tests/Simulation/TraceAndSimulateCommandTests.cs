@@ -172,6 +172,47 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Simulate_validate_reads_the_alone_runs_from_the_folder_named()
+    {
+        WriteSyntheticTraces(cores: 2);
+        string measured = Path.Combine(_root, "measured");
+        // The default folder holds other times than the one named: only the named one's 0.0625 s may appear.
+        Directory.CreateDirectory(Path.Combine(measured, "scalability"));
+        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,7\n");
+        Directory.CreateDirectory(Path.Combine(measured, "alone-later"));
+        File.WriteAllText(Path.Combine(measured, "alone-later", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,0.0625\n");
+        string folder = Path.Combine(measured, "cyc");
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, "setup.json"), """
+            {"data": {"workers": 2, "timeLimitSeconds": 0.5, "workload": [{"name": "quicksort", "program": "quicksort"}], "schemes": [{"name": "dynamic"}]}}
+            """);
+        File.WriteAllText(Path.Combine(folder, "summary.json"), """
+            {"data": {"schemes": [{"scheme": "dynamic", "metrics": {"antt": 1.0, "stp": 1.0, "programs": []}}]}}
+            """);
+
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "cyc", "--validate-scalability", "alone-later", "--trace-dir", Traces,
+            "--programs", "quicksort", "--out", _root, "--name", "later");
+
+        Assert.True(exitCode == 0, error);
+        string csv = File.ReadAllText(Path.Combine(_root, "later", "validation.csv"));
+        string row = csv.Split('\n').Single(l => l.StartsWith("scalability,,quicksort,time_s@1,", StringComparison.Ordinal));
+        Assert.Equal("0.0625", row.Split(',')[5]);
+    }
+
+    [Theory]
+    [InlineData("../scalability")]
+    [InlineData("a/b")]
+    public async Task A_validate_scalability_folder_that_is_not_plain_is_refused(string value)
+    {
+        var (exitCode, output, error) = await CliRunner.RunAsync("simulate", "--mode", "validate", "--validate-scalability", value);
+        Assert.Equal(1, exitCode);
+        Assert.Equal(string.Empty, output);
+        Assert.Contains("--validate-scalability", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("\n", error.Trim(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Simulate_validate_without_a_tolerance_writes_no_comparison()
     {
         WriteSyntheticTraces(cores: 2);
