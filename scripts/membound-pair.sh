@@ -20,8 +20,9 @@
 # Environment (all optional): SUMSQ_SIZE (default 2^29 integers, 2 GiB per copy), PI_SIZE (default 2^30 points, the
 # thesis size), SCHEMES (default shared,static,dynamic,oversubscribed-pinned), DURATION (seconds per scheme and
 # test, default 36), ROUNDS (default 3), RUNS (alone runs per program and core count, default 3), REPEAT (recorded
-# runs per trace, default 3), MACHINE (default machines/dev-vm-2cpu.json), TOLERANCE (percent, default 10), OUT and
-# TINY=1 (as the options).
+# runs per trace, default 3), MACHINE (default machines/dev-vm-2cpu.json), TOLERANCE (percent, default 10), BRACKET
+# (default 1: C_SP measured before and after every scheme block, `--bracket`; 0: once per round), OUT and TINY=1 (as
+# the options).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +50,7 @@ RUNS=${RUNS:-3}
 REPEAT=${REPEAT:-3}
 MACHINE=${MACHINE:-machines/dev-vm-2cpu.json}
 TOLERANCE=${TOLERANCE:-10}
+BRACKET=${BRACKET:-1}
 WORKERS=2
 
 [ -f "${MACHINE%%:*}" ] || { echo "error: MACHINE=$MACHINE: no such machine description." >&2; exit 1; }
@@ -74,6 +76,7 @@ dotnet build src/Harness -c Release
 H=(dotnet run -c Release --project src/Harness --no-build --)
 SIZES=(--sizes "sumsq=$SUMSQ_SIZE" "pi=$PI_SIZE")
 MP=(--schemes "$SCHEMES" --duration "$DURATION" --rounds "$ROUNDS" --workers "$WORKERS" --out "$MEASURED")
+if [ "$BRACKET" = 1 ]; then MP+=(--bracket); fi
 
 # Each command, as run, goes to commands.txt (the record the README quotes).
 run() {
