@@ -1,3 +1,4 @@
+using System.Globalization;
 using DivCon.Harness.Tests.Cli;
 using DivCon.Skeletons;
 using DivCon.Skeletons.Tracing;
@@ -171,16 +172,15 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.True(File.Exists(Path.Combine(path, "validation.csv")), "the validation's own files are still written");
     }
 
-    [Fact]
-    public async Task Simulate_validate_reads_the_alone_runs_from_the_folder_named()
+    /// <summary>Synthetic 2-core traces and a measured root: quicksort alone for <paramref name="aloneSeconds"/> on one worker in
+    /// <c>scalability/</c>, and a one-scheme cyclic folder <c>cyc</c>.</summary>
+    private string WriteOneProgramMeasurement(double aloneSeconds)
     {
         WriteSyntheticTraces(cores: 2);
         string measured = Path.Combine(_root, "measured");
-        // The default folder holds other times than the one named: only the named one's 0.0625 s may appear.
         Directory.CreateDirectory(Path.Combine(measured, "scalability"));
-        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,7\n");
-        Directory.CreateDirectory(Path.Combine(measured, "alone-later"));
-        File.WriteAllText(Path.Combine(measured, "alone-later", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,0.0625\n");
+        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"),
+            string.Create(CultureInfo.InvariantCulture, $"series,x,run_index,seconds\nquicksort,1,0,{aloneSeconds}\n"));
         string folder = Path.Combine(measured, "cyc");
         Directory.CreateDirectory(folder);
         File.WriteAllText(Path.Combine(folder, "setup.json"), """
@@ -189,6 +189,16 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         File.WriteAllText(Path.Combine(folder, "summary.json"), """
             {"data": {"schemes": [{"scheme": "dynamic", "metrics": {"antt": 1.0, "stp": 1.0, "programs": []}}]}}
             """);
+        return measured;
+    }
+
+    [Fact]
+    public async Task Simulate_validate_reads_the_alone_runs_from_the_folder_named()
+    {
+        // The default folder holds other times than the one named: only the named one's 0.0625 s may appear.
+        string measured = WriteOneProgramMeasurement(aloneSeconds: 7);
+        Directory.CreateDirectory(Path.Combine(measured, "alone-later"));
+        File.WriteAllText(Path.Combine(measured, "alone-later", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,0.0625\n");
 
         var (exitCode, _, error) = await CliRunner.RunAsync(
             "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "cyc", "--validate-scalability", "alone-later", "--trace-dir", Traces,
@@ -215,18 +225,7 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     [Fact]
     public async Task Simulate_validate_without_a_tolerance_writes_no_comparison()
     {
-        WriteSyntheticTraces(cores: 2);
-        string measured = Path.Combine(_root, "measured");
-        Directory.CreateDirectory(Path.Combine(measured, "scalability"));
-        File.WriteAllText(Path.Combine(measured, "scalability", "runs.csv"), "series,x,run_index,seconds\nquicksort,1,0,0.05\n");
-        string folder = Path.Combine(measured, "cyc");
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, "setup.json"), """
-            {"data": {"workers": 2, "timeLimitSeconds": 0.5, "workload": [{"name": "quicksort", "program": "quicksort"}], "schemes": [{"name": "dynamic"}]}}
-            """);
-        File.WriteAllText(Path.Combine(folder, "summary.json"), """
-            {"data": {"schemes": [{"scheme": "dynamic", "metrics": {"antt": 1.0, "stp": 1.0, "programs": []}}]}}
-            """);
+        string measured = WriteOneProgramMeasurement(aloneSeconds: 0.05);
 
         var (exitCode, _, error) = await CliRunner.RunAsync(
             "simulate", "--mode", "validate", "--measured", measured, "--validate-folders", "cyc", "--trace-dir", Traces, "--programs", "quicksort", "--out", _root, "--name", "plain");
