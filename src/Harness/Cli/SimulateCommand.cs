@@ -179,7 +179,7 @@ public static class SimulateCommand
                         SimulatedProgram Load(string program) => byProgram.TryGetValue(program, out var p)
                             ? p
                             : byProgram[program] = TraceLibrary.Load(parse.GetValue(traceDir)!, program, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers).Program;
-                        var report = SimulationValidation.Run(simulator, parse.GetValue(measured)!, Load, folders, context, cancellationToken, parse.GetValue(validateScalability)!);
+                        var report = SimulationValidation.Run(simulator, parse.GetValue(measured)!, Load, folders, parse.GetValue(validateScalability)!, context, cancellationToken);
                         string title = string.Create(CultureInfo.InvariantCulture,
                             $"Simulated on {coreCount} cores from the traces in `{parse.GetValue(traceDir)}` (standby handover {(options.StandbyHandover ? "on" : "off")}, seed {options.Seed}), against the measured results in `{parse.GetValue(measured)}`.");
                         SimulationValidation.Write(context.Output, report, title);

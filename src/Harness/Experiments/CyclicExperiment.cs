@@ -217,10 +217,6 @@ public sealed class CyclicExperiment
 
             CyclicTestResult pooled = Pool(measured.Select(r => r.Tests.Single(t => t.Scheme == scheme.Name).Result).ToArray());
             tests.Add((scheme.Name, pooled));
-            // Bracketed: every block's runs in the pooled C_SP's terms (see DriftCorrected); otherwise the runs as they are.
-            CyclicTestResult forMetrics = _options.Bracketed
-                ? Pool(measured.Select(r => DriftCorrected(r.Tests.Single(t => t.Scheme == scheme.Name).Result, r.IsolatedFor(scheme.Name), single)).ToArray())
-                : pooled;
             string[] starved = programNames.Where(p => pooled.CountedSeconds(p).Count == 0).ToArray();
             if (starved.Length > 0)
             {
@@ -230,6 +226,10 @@ public sealed class CyclicExperiment
                 continue;
             }
 
+            // Bracketed: every block's runs in the pooled C_SP's terms (see DriftCorrected); otherwise the runs as they are.
+            CyclicTestResult forMetrics = _options.Bracketed
+                ? Pool(measured.Select(r => DriftCorrected(r.Tests.Single(t => t.Scheme == scheme.Name).Result, r.IsolatedFor(scheme.Name), single)).ToArray())
+                : pooled;
             WorkloadMetrics computed = MultiprogramMetrics.Compute(forMetrics.ToMeasurements(single), _options.ConfidenceLevel);
             // Unpinned schemes may use every CPU the process may use even when fewer workers were asked for.
             metrics.Add(new SchemeMetrics(scheme.Name, computed) { Flags = MetricFlag.Of(computed, Math.Max(_options.Cores, Environment.ProcessorCount)) });
@@ -260,7 +260,6 @@ public sealed class CyclicExperiment
             Rounds = measured,
             AcrossRounds = measured.Count > 1 ? acrossRounds : [],
             Ranking = measured.Count > 1 ? SchemeRanking.Separated(acrossRounds) : [],
-            Bracketed = _options.Bracketed,
             Blocks = blocks,
             MoveLatencies = moveLatencies,
             MoveSamples = moveSamples,

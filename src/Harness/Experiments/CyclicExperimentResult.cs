@@ -31,8 +31,8 @@ public sealed record CyclicExperimentResult(
     /// <summary>The pairs of schemes whose across-round intervals separate; empty when none do or with a single round.</summary>
     public IReadOnlyList<RankingStatement> Ranking { get; init; } = [];
 
-    /// <summary>Whether C_SP bracketed every scheme block (<see cref="CyclicExperimentOptions.Bracketed"/>).</summary>
-    public bool Bracketed { get; init; }
+    /// <summary>Whether C_SP bracketed every scheme block (<see cref="CyclicExperimentOptions.Bracketed"/>): the rounds carry brackets.</summary>
+    public bool Bracketed => Rounds.Any(r => r.Brackets.Count > 0);
 
     /// <summary>What the runtime did in every block, the warm-up round's (round 0) included.</summary>
     public IReadOnlyList<BlockDiagnostics> Blocks { get; init; } = [];

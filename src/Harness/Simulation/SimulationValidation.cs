@@ -83,17 +83,19 @@ public static class SimulationValidation
     /// <param name="measuredRoot">The measured results root (holds the alone runs' folder and the cyclic folders).</param>
     /// <param name="loadProgram">Loads a program's simulated graph by program name (from the trace folder).</param>
     /// <param name="folders">The cyclic or symmetric folders to compare (each with <c>setup.json</c> and <c>summary.json</c>).</param>
+    /// <param name="scalabilityFolder">The alone runs' folder under <paramref name="measuredRoot"/> (a <c>scalability</c>
+    /// command's output; <see cref="DefaultScalabilityFolder"/> unless another window's runs are compared).</param>
     /// <param name="context">Progress.</param>
     /// <param name="cancellationToken">Stops the simulation.</param>
     /// <returns>The rows and ordering checks.</returns>
     /// <exception cref="InvalidDataException">A measured folder or file is missing or unreadable; the message names it.</exception>
-    /// <param name="scalabilityFolder">The alone runs' folder under <paramref name="measuredRoot"/> (a <c>scalability</c> command's output).</param>
     public static ValidationReport Run(
-        WorkloadSimulator simulator, string measuredRoot, Func<string, SimulatedProgram> loadProgram, IReadOnlyList<string> folders,
-        ExperimentContext context, CancellationToken cancellationToken, string scalabilityFolder = DefaultScalabilityFolder)
+        WorkloadSimulator simulator, string measuredRoot, Func<string, SimulatedProgram> loadProgram, IReadOnlyList<string> folders, string scalabilityFolder,
+        ExperimentContext context, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(simulator);
         ArgumentException.ThrowIfNullOrWhiteSpace(measuredRoot);
+        ArgumentException.ThrowIfNullOrWhiteSpace(scalabilityFolder);
         ArgumentNullException.ThrowIfNull(loadProgram);
         ArgumentNullException.ThrowIfNull(folders);
         ArgumentNullException.ThrowIfNull(context);
@@ -101,7 +103,6 @@ public static class SimulationValidation
         var orderings = new List<OrderingCheck>();
 
         // Alone runs: measured mean time per program and core count (the plain series, not the dispersed ones).
-        ArgumentException.ThrowIfNullOrWhiteSpace(scalabilityFolder);
         var measured = ReadScalability(Path.Combine(measuredRoot, scalabilityFolder, "runs.csv"));
         int[] counts = [1, 2];
         foreach (string program in measured.Select(m => m.Program).Distinct(StringComparer.Ordinal))
