@@ -59,6 +59,13 @@ internal sealed class DomainModel : Model
 {
     private const int Slots = 2;
 
+    // _requestDecide: nothing pending; a decision due at once (a join); the last decision withheld a CPU; an
+    // acknowledgement freed one (complete the handover).
+    private const int Idle = 0;
+    private const int DecideNow = 1;
+    private const int Withholding = 2;
+    private const int HandoverDue = 3;
+
     // Process action kinds (one thread each per process).
     private const int Join = 0;
     private const int ReceiveGrant = 1;
@@ -129,6 +136,10 @@ internal sealed class DomainModel : Model
             _p[i] = new Cells(this, i);
         }
     }
+
+    /// <inheritdoc />
+    /// <summary>Whether some explored execution completed a handover without a decision (the path is reached).</summary>
+    public bool HandoversCompleted { get; private set; }
 
     /// <inheritdoc />
     public override int ThreadCount => 2 + (ProcessActions * _processes);
@@ -264,7 +275,7 @@ internal sealed class DomainModel : Model
 
         if (thread == 1)
         {
-            return CoordinatorRuns(x) && (x.Peek(_decidedAt) < t || x.Peek(_requestDecide) == 1 || AnyClosed(x));
+            return CoordinatorRuns(x) && (x.Peek(_decidedAt) < t || x.Peek(_requestDecide) is HandoverDue or DecideNow || AnyClosed(x));
         }
 
         int i = (thread - 2) / ProcessActions;
@@ -327,7 +338,17 @@ internal sealed class DomainModel : Model
 
         if (thread == 1)
         {
-            Decide(x, t);
+            // As the code: an acknowledgement that frees a withheld CPU completes the decision's handover, with no new
+            // decision; a decision due (the tick, a join, a closed connection) decides, which subsumes it.
+            if (x.Peek(_requestDecide) == HandoverDue && x.Peek(_decidedAt) == t && !AnyClosed(x))
+            {
+                CompleteHandovers(x, t);
+            }
+            else
+            {
+                Decide(x, t);
+            }
+
             return;
         }
 
@@ -365,7 +386,7 @@ internal sealed class DomainModel : Model
                 x.SetGhost(me.LastReport, t);
                 x.SetGhost(me.AckSeen, 0);
                 x.SetGhost(me.GrantEpoch, 0);
-                x.SetGhost(_requestDecide, 1);
+                x.SetGhost(_requestDecide, DecideNow);
                 return;
             case ReceiveGrant:
                 int epoch = x.Peek(me.Mailbox[0].Epoch);
@@ -398,12 +419,12 @@ internal sealed class DomainModel : Model
 
                 x.SetGhost(me.AckSeen, applied);
 
-                // Decide at once only when the superseded grants held a CPU withheld from some process and nothing
-                // blocks it for that process any more (as the code: any acknowledgement supersedes a grant, so
-                // deciding on every one while a CPU is withheld would decide without end while its holder is silent).
-                if (x.Peek(_requestDecide) == 2 && FreesWithheld(x, superseded))
+                // Complete the handover at once only when the superseded grants held a CPU withheld from some process
+                // and nothing blocks it for that process any more (as the code: any acknowledgement supersedes a grant,
+                // so acting on every one while a CPU is withheld would act without end while its holder is silent).
+                if (x.Peek(_requestDecide) == Withholding && FreesWithheld(x, superseded))
                 {
-                    x.SetGhost(_requestDecide, 1);
+                    x.SetGhost(_requestDecide, HandoverDue);
                 }
 
                 return;
@@ -539,10 +560,11 @@ internal sealed class DomainModel : Model
         }
 
         x.SetGhost(_decidedAt, t);
-        x.SetGhost(_requestDecide, 0);
+        x.SetGhost(_requestDecide, Idle);
         foreach (var p in _p)
         {
             x.SetGhost(p.Withheld, 0);
+            x.SetGhost(p.Target, 0);
         }
 
         if (t < x.Peek(_graceUntil))
@@ -567,36 +589,76 @@ internal sealed class DomainModel : Model
             int grant = target & ~Blocked(x, members[k]);
             withheld |= grant != target;
             x.SetGhost(p.Withheld, target & ~grant);
-            int epoch = MaxEpoch(x, p) + 1;
-
-            // Grants acknowledged or superseded: keep only what the process may still hold.
-            if (!AddSlot(x, p.Outstanding, grant, epoch, t + _lease))
-            {
-                // Both slots hold unacknowledged, unexpired grants: drop the older into the same account by
-                // merging (conservative: the union stays blocked until the later expiry).
-                MergeOldest(x, p.Outstanding);
-                AddSlot(x, p.Outstanding, grant, epoch, t + _lease);
-            }
-
-            // The socket keeps the newest two grants in flight.
-            if (x.Peek(p.InFlight) == Slots)
-            {
-                CopySlot(x, p.Mailbox[1], p.Mailbox[0]);
-                ClearSlot(x, p.Mailbox[1]);
-                x.SetGhost(p.InFlight, Slots - 1);
-            }
-
-            int at = x.Peek(p.InFlight);
-            x.SetGhost(p.Mailbox[at].Cpus, grant);
-            x.SetGhost(p.Mailbox[at].Epoch, epoch);
-            x.SetGhost(p.Mailbox[at].Expiry, t + _lease);
-            x.SetGhost(p.InFlight, at + 1);
+            x.SetGhost(p.Target, target);
+            SendGrant(x, p, grant, t + _lease);
         }
 
         if (withheld)
         {
-            x.SetGhost(_requestDecide, 2); // decide again when an acknowledgement frees something
+            x.SetGhost(_requestDecide, Withholding); // complete the handover when an acknowledgement frees something
         }
+    }
+
+    /// <summary>
+    /// The code's handover completion: each member something was withheld from, once the handover rule no longer
+    /// blocks part of it, gets the last decision's target for it minus what is still blocked, under that decision's
+    /// lease (the model completes only in the tick of the decision, so its lease is <c>t + Lease</c>).
+    /// </summary>
+    private void CompleteHandovers(Execution x, int t)
+    {
+        HandoversCompleted = true;
+        bool withheld = false;
+        for (int i = 0; i < _processes; i++)
+        {
+            var p = _p[i];
+            int pending = x.Peek(p.Withheld);
+            if (x.Peek(p.Member) == 0 || pending == 0)
+            {
+                continue;
+            }
+
+            int blocked = Blocked(x, i);
+            if ((pending & ~blocked) != 0)
+            {
+                int target = x.Peek(p.Target);
+                int grant = target & ~blocked;
+                x.SetGhost(p.Withheld, target & ~grant);
+                SendGrant(x, p, grant, t + _lease);
+            }
+
+            withheld |= x.Peek(p.Withheld) != 0;
+        }
+
+        x.SetGhost(_requestDecide, withheld ? Withholding : Idle);
+    }
+
+    /// <summary>Sends a grant: recorded as outstanding (the coordinator's account) and put in the process's socket.</summary>
+    private static void SendGrant(Execution x, Cells p, int grant, int expiry)
+    {
+        int epoch = MaxEpoch(x, p) + 1;
+
+        // Grants acknowledged or superseded: keep only what the process may still hold.
+        if (!AddSlot(x, p.Outstanding, grant, epoch, expiry))
+        {
+            // Both slots hold unacknowledged, unexpired grants: drop the older into the same account by
+            // merging (conservative: the union stays blocked until the later expiry).
+            MergeOldest(x, p.Outstanding);
+            AddSlot(x, p.Outstanding, grant, epoch, expiry);
+        }
+
+        // The socket keeps the newest two grants in flight.
+        if (x.Peek(p.InFlight) == Slots)
+        {
+            CopySlot(x, p.Mailbox[1], p.Mailbox[0]);
+            ClearSlot(x, p.Mailbox[1]);
+            x.SetGhost(p.InFlight, Slots - 1);
+        }
+
+        int at = x.Peek(p.InFlight);
+        x.SetGhost(p.Mailbox[at].Cpus, grant);
+        x.SetGhost(p.Mailbox[at].Epoch, epoch);
+        x.SetGhost(p.Mailbox[at].Expiry, expiry);
+        x.SetGhost(p.InFlight, at + 1);
     }
 
     /// <summary>Every epoch a process's cells refer to (its grant, its acknowledgement, in flight, outstanding).</summary>
@@ -709,9 +771,12 @@ internal sealed class DomainModel : Model
             Outstanding = [.. Enumerable.Range(0, Slots).Select(s => NewSlot(m, $"{n}.outstanding {s}"))];
             Silent = [.. Enumerable.Range(0, Slots).Select(s => NewSlot(m, $"{n}.silent holding {s}"))];
             Withheld = m.Allocate($"{n}.withheld from it (coordinator)");
+            Target = m.Allocate($"{n}.last decision's CPUs for it (coordinator)");
         }
 
         public int Withheld { get; }
+
+        public int Target { get; }
 
         public int Alive { get; }
 

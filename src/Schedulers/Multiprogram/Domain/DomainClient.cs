@@ -119,8 +119,8 @@ internal static class CpuDomain
 /// or connects to the coordinator, reports the latest published view every decision interval, and installs grants.
 /// </summary>
 /// <remarks>
-/// <para>Threads: <see cref="Publish"/> only swaps a reference (and sets an event before the first join), so it
-/// never blocks. Everything else runs on the client's thread: the connection, sends (with a timeout), receives,
+/// <para>Threads: <see cref="Publish"/> only swaps a reference, sets an event before the first join, and signals
+/// the joined thread's wake-up when the busy programs changed (<see cref="DomainWakeup"/>), so it never blocks. Everything else runs on the client's thread: the connection, sends (with a timeout), receives,
 /// lease expiry and <see cref="GrantChanged"/>.</para>
 /// <para>Fallback (<see cref="LatestGrant"/> null): before the first grant, when the lease of the current grant runs
 /// out, and whenever the connection ends (the grant is dropped before the socket is closed, which is what lets the
@@ -134,6 +134,7 @@ internal sealed class DomainClient : ICpuArbiter
     private readonly DomainDirectory _directory;
     private readonly Thread _thread;
     private readonly ManualResetEventSlim _wake = new(false);
+    private readonly DomainWakeup _changed = new();
     private Published? _latest;
     private ArbiterGrant? _grant;
     private DomainCoordinator? _coordinator;
@@ -186,10 +187,17 @@ internal sealed class DomainClient : ICpuArbiter
         ArgumentNullException.ThrowIfNull(ownCpus);
         ArgumentNullException.ThrowIfNull(names);
         int[] offered = DomainCpuQuota.Offered([.. ownCpus.Distinct().Order()], _cpuLimit, Environment.ProcessId);
-        var previous = Interlocked.Exchange(ref _latest, new Published(local, offered, names));
+        var published = new Published(local, offered, names);
+        var previous = Interlocked.Exchange(ref _latest, published);
         if (previous is null)
         {
             _wake.Set();
+        }
+        else if (BusySignature(previous) != BusySignature(published))
+        {
+            // After the exchange: the joined thread clears the signal before it reads the view again, so it sees this
+            // view (or a later one) whichever comes first.
+            _changed.Signal();
         }
     }
 
@@ -203,9 +211,11 @@ internal sealed class DomainClient : ICpuArbiter
 
         _disposed = true;
         _wake.Set();
+        _changed.Signal();
         _thread.Join(TimeSpan.FromSeconds(5));
         Interlocked.Exchange(ref _coordinator, null)?.Dispose();
         _wake.Dispose();
+        _changed.Dispose();
     }
 
     private void Log(string message) => _options.Log?.Invoke($"client {Environment.ProcessId}: {message}");
@@ -334,11 +344,19 @@ internal sealed class DomainClient : ICpuArbiter
                     reportedBusy = busy;
                 }
 
-                // Joined, the wait is short so that a published change of the busy programs is seen within a few
-                // milliseconds (Publish only swaps a reference; it never wakes this thread once joined).
+                // Joined, the thread sleeps until a message, the next interval report, the lease's end, or a change of
+                // the busy programs: Publish signals the wake-up on such a change, and a change seen within the
+                // reaction gap of the last report waits for the gap's end. Without the wake-up (no eventfd) the wait is
+                // capped so that a change is still seen within a few milliseconds.
                 long until = interval > 0 ? Math.Min(lastSent + interval, expiry) : handshakeDeadline;
-                int waitUs = (int)Math.Clamp((until - now) * 1_000_000 / freq, 1000, interval > 0 ? PollCapMicroseconds : 100_000);
-                if (!socket.Poll(waitUs, SelectMode.SelectRead))
+                if (interval > 0 && busy != reportedBusy)
+                {
+                    until = Math.Min(until, lastSent + reactionGap);
+                }
+
+                long capUs = interval > 0 && !_changed.IsAvailable ? PollCapMicroseconds : 100_000;
+                int waitMs = (int)Math.Clamp(((until - now) * 1_000_000 / freq + 999) / 1000, 1, capUs / 1000);
+                if (!_changed.Wait(socket, waitMs))
                 {
                     continue;
                 }
@@ -444,7 +462,7 @@ internal sealed class DomainClient : ICpuArbiter
     /// <summary>The least time between two reports sent because the busy programs changed.</summary>
     internal static readonly TimeSpan ReactionGap = TimeSpan.FromMilliseconds(2);
 
-    /// <summary>The longest wait of the joined client's loop between looks at the published view, in microseconds.</summary>
+    /// <summary>Without an eventfd, the longest wait of the joined client's loop between looks at the published view, in microseconds.</summary>
     private const int PollCapMicroseconds = 5_000;
 
     /// <summary>

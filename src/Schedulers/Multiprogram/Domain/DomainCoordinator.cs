@@ -50,6 +50,10 @@ internal sealed class DomainCoordinator : IDisposable
     private int _nextKey;
     private int _nextGlobal;
     private readonly Dictionary<int, int> _withheld = []; // CPU -> key of the process the last decision withheld it from
+    private readonly Dictionary<int, IReadOnlyList<(int Program, int[] Cpus)>> _intent = []; // key -> the last decision's CPUs per program
+    private long _intentExpiry; // the lease of the last decision's grants
+    private bool _handoverDue; // an acknowledgement freed a withheld CPU: complete the handover
+    private long _handovers;
     private long _releaseAt = long.MaxValue; // the earliest expiry of a grant that blocks a withheld CPU
     private bool _closedOnSend; // a decision's send found a peer closed: decide again at once
     private string _trigger = "interval"; // why the next decision runs (diagnostics only)
@@ -106,6 +110,9 @@ internal sealed class DomainCoordinator : IDisposable
 
     /// <summary>Decisions made so far.</summary>
     public long Decisions => Interlocked.Read(ref _decisions);
+
+    /// <summary>Handovers completed without a decision (an acknowledgement freed a CPU the last decision withheld).</summary>
+    public long Handovers => Interlocked.Read(ref _handovers);
 
     /// <summary>Becomes the coordinator if nobody is: takes the lock file, binds the socket, starts the thread.</summary>
     /// <param name="directory">The checked domain directory.</param>
@@ -179,6 +186,14 @@ internal sealed class DomainCoordinator : IDisposable
                 }
 
                 long now = Stopwatch.GetTimestamp();
+                bool decideAtOnce = decideNow && now - lastDecision >= s_reactionGap;
+                if (_handoverDue && !decideAtOnce && now < nextDecision)
+                {
+                    // An acknowledgement freed a CPU the last decision withheld: give it to its recipient now, with no
+                    // new decision (so no reaction gap to wait out: the CPU would idle until then).
+                    CompleteHandovers(now);
+                }
+
                 if (decideNow && now - lastDecision < s_reactionGap)
                 {
                     // Changes come in bursts (several processes' programs finish together): one decision for the burst.
@@ -369,10 +384,14 @@ internal sealed class DomainCoordinator : IDisposable
                 peer.LastReport = now;
                 var superseded = peer.Outstanding.Where(g => g.Epoch < report.AppliedEpoch).ToArray();
                 peer.Outstanding.RemoveAll(g => g.Epoch < report.AppliedEpoch);
-                bool released = superseded.Length > 0 && FreesWithheld(superseded);
-                if (changed || released)
+                if (superseded.Length > 0 && FreesWithheld(superseded))
                 {
-                    _trigger = changed ? "change" : "release";
+                    _handoverDue = true; // completed by the loop, without a new decision
+                }
+
+                if (changed)
+                {
+                    _trigger = "change";
                     return true;
                 }
 
@@ -386,11 +405,11 @@ internal sealed class DomainCoordinator : IDisposable
 
     /// <summary>
     /// Whether the grants an acknowledgement just superseded held a CPU the last decision withheld and that is no
-    /// longer blocked for the process it was withheld from. Only then does the acknowledgement warrant a decision at
-    /// once: every acknowledgement supersedes the previous grant (a renewal too), so deciding on any of them while
-    /// some CPU is withheld would decide again and again, each decision's grants acknowledged and deciding anew, for
-    /// as long as the blocking process stays silent (a killed process until the kernel closes its socket, a hung one
-    /// until its lease ends).
+    /// longer blocked for the process it was withheld from. Only then does the acknowledgement warrant a message at
+    /// once (the handover's completion): every acknowledgement supersedes the previous grant (a renewal too), so
+    /// acting on any of them while some CPU is withheld would act again and again, each grant acknowledged and acted
+    /// on anew, for as long as the blocking process stays silent (a killed process until the kernel closes its
+    /// socket, a hung one until its lease ends).
     /// </summary>
     private bool FreesWithheld(IReadOnlyList<(long Epoch, long Expiry, HashSet<int> Cpus)> superseded)
     {
@@ -497,6 +516,7 @@ internal sealed class DomainCoordinator : IDisposable
 
         _silentHoldings.RemoveAll(h => h.Expiry <= now);
         _withheld.Clear();
+        _intent.Clear();
         _releaseAt = long.MaxValue;
         if (now < _graceUntil)
         {
@@ -568,34 +588,97 @@ internal sealed class DomainCoordinator : IDisposable
                 withheld?.AddRange(held.Where(blocked.ContainsKey).Select(c => FormattableString.Invariant($"{c}:{blocked[c]}")));
             }
 
-            long epoch = ++_epoch;
-            peer.LastSentEpoch = epoch;
-            peer.Outstanding.Add((epoch, expiry, cpus));
-            if (withheld is not null)
-            {
-                MultiprogramEventSource.Log.DomainGrantSent(
-                    peer.Credentials.ProcessId, epoch, string.Join(',', cpus.Order()), string.Join(',', withheld), now, trigger);
-            }
-
-            if (!TrySend(peer, new GrantMessage(epoch, expiry, programs), out var error))
-            {
-                if (PeerClosed(error))
-                {
-                    // The kernel closed a killed process's socket between its last read and this send: the same
-                    // proof as a receive of zero bytes, so its CPUs are released now rather than at its lease's end.
-                    Drop(peer, $"connection failed on send ({error})", silent: false);
-                    _closedOnSend = true;
-                }
-                else
-                {
-                    // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
-                    Drop(peer, $"not reading (send failed: {error})", silent: true);
-                }
-            }
+            _intent[peer.Key] = [.. outcome.CpusByParticipant[peer.Key].Select(e => (e.Key, e.Value.ToArray()))];
+            Send(peer, expiry, programs, cpus, withheld, now, trigger);
         }
 
-        // When the grants that block a withheld CPU run out (the blocking process never acknowledged: dropped for
-        // silence, or hung), the CPU is free without any message: the loop decides again at that moment.
+        _intentExpiry = expiry;
+        _handoverDue = false;
+        UpdateReleaseTime();
+    }
+
+    /// <summary>
+    /// Completes the last decision's handovers: each process a CPU was withheld from, once no other process can hold
+    /// that CPU any more (the handover rule, exactly as in <see cref="Decide"/>), gets a grant of the decision's CPUs
+    /// for it minus those still blocked, under the same lease. No policy runs and no other process hears of it, so
+    /// it is not rate-limited: it is sent once per freed CPU at most (a freed CPU leaves the withheld set).
+    /// </summary>
+    private void CompleteHandovers(long now)
+    {
+        _handoverDue = false;
+        if (now >= _intentExpiry || now < _graceUntil)
+        {
+            return; // the decision's lease is over: the next decision grants afresh
+        }
+
+        bool traced = Instrumentation.EventsEnabled && MultiprogramEventSource.Log.IsEnabled(EventLevel.Verbose, MultiprogramEventSource.Keywords.Domain);
+        int[] recipients = [.. _withheld.Where(w => !IsBlocked(w.Key, w.Value)).Select(w => w.Value).Distinct().Order()];
+        foreach (int key in recipients)
+        {
+            if (_peers.Find(p => p.Key == key && p.Reported) is not { } peer || !_intent.TryGetValue(key, out var intent))
+            {
+                continue;
+            }
+
+            var programs = new List<GrantedCpus>();
+            var cpus = new HashSet<int>();
+            var withheld = traced ? new List<string>() : null;
+            foreach (var (program, held) in intent)
+            {
+                int[] free = [.. held.Where(c => !IsBlocked(c, key))];
+                programs.Add(new GrantedCpus(program, free));
+                cpus.UnionWith(free);
+                withheld?.AddRange(held.Where(c => IsBlocked(c, key)).Select(c => FormattableString.Invariant($"{c}:-")));
+            }
+
+            foreach (int cpu in cpus)
+            {
+                _withheld.Remove(cpu);
+            }
+
+            Interlocked.Increment(ref _handovers);
+            Send(peer, _intentExpiry, programs, cpus, withheld, now, "handover");
+        }
+
+        UpdateReleaseTime();
+    }
+
+    /// <summary>Sends <paramref name="peer"/> a grant under a new epoch and records it as outstanding; a failed send drops the peer.</summary>
+    private void Send(Peer peer, long expiry, List<GrantedCpus> programs, HashSet<int> cpus, List<string>? withheld, long now, string trigger)
+    {
+        long epoch = ++_epoch;
+        peer.LastSentEpoch = epoch;
+        peer.Outstanding.Add((epoch, expiry, cpus));
+        if (withheld is not null)
+        {
+            MultiprogramEventSource.Log.DomainGrantSent(
+                peer.Credentials.ProcessId, epoch, string.Join(',', cpus.Order()), string.Join(',', withheld), now, trigger);
+        }
+
+        if (!TrySend(peer, new GrantMessage(epoch, expiry, programs), out var error))
+        {
+            if (PeerClosed(error))
+            {
+                // The kernel closed a killed process's socket between its last read and this send: the same
+                // proof as a receive of zero bytes, so its CPUs are released now rather than at its lease's end.
+                Drop(peer, $"connection failed on send ({error})", silent: false);
+                _closedOnSend = true;
+            }
+            else
+            {
+                // Part of the grant may have arrived: its CPUs stay blocked until the lease ends.
+                Drop(peer, $"not reading (send failed: {error})", silent: true);
+            }
+        }
+    }
+
+    /// <summary>
+    /// When the grants that block a withheld CPU run out (the blocking process never acknowledged: dropped for
+    /// silence, or hung), the CPU is free without any message: the loop decides again at that moment.
+    /// </summary>
+    private void UpdateReleaseTime()
+    {
+        _releaseAt = long.MaxValue;
         foreach (var (cpu, recipient) in _withheld)
         {
             foreach (var other in _peers.Where(o => o.Key != recipient))

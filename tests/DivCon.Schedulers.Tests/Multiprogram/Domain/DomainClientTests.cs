@@ -198,10 +198,23 @@ public sealed class DomainClientTests
         // made one, whose grants a acknowledged again: a decision every few milliseconds until b's lease ran out).
         Assert.False(c.Poll((int)TimeSpan.FromSeconds(2).TotalMicroseconds, SelectMode.SelectRead), "a decision followed an acknowledgement that freed nothing withheld");
 
-        // b acknowledges: the CPU is free, and a decision at once hands it to c.
+        // b acknowledges: the CPU is free, and the handover is completed at once: c gets the decision's CPU under the
+        // decision's lease, with no new decision (no policy run, no rate limit, nothing sent to anyone else).
+        var coordinator = a.HostedCoordinator!;
+        long decisions = coordinator.Decisions, handovers = coordinator.Handovers;
         b.Send(DomainProtocol.Encode(new ReportMessage(smaller.Epoch, [program])));
         var handedOver = Assert.IsType<GrantMessage>(ReadFrame(c));
         Assert.Equal([moving], handedOver.Programs.SelectMany(p => p.Cpus));
+        Assert.Equal(withheld.LeaseExpiresAt, handedOver.LeaseExpiresAt);
+        Assert.True(handedOver.Epoch > withheld.Epoch, "a completion is a newer grant");
+        Assert.Equal(decisions, coordinator.Decisions);
+        Assert.Equal(handovers + 1, coordinator.Handovers);
+        Assert.False(b.Poll((int)TimeSpan.FromMilliseconds(300).TotalMicroseconds, SelectMode.SelectRead), "the completion was sent to the giver too");
+
+        // c acknowledges: nothing is withheld any more, so nothing follows.
+        c.Send(DomainProtocol.Encode(new ReportMessage(handedOver.Epoch, [program])));
+        Assert.False(c.Poll((int)TimeSpan.FromMilliseconds(300).TotalMicroseconds, SelectMode.SelectRead), "an acknowledgement freeing nothing made a grant");
+        Assert.Equal(handovers + 1, coordinator.Handovers);
     }
 
     [SkippableFact]
