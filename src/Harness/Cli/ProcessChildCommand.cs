@@ -30,8 +30,10 @@ public static class ProcessChildCommand
         var rebalance = OptionTable.Whole("--rebalance-ms", "Joined: the rebalancing interval in milliseconds.", 100, 1);
         var domain = OptionTable.Text("--domain-dir", "Joined: the machine domain's directory.", null, "folder");
         var completions = OptionTable.Text("--completions", "The CSV file completed runs are appended to.", null, "file");
+        var warmupRuns = OptionTable.Whole("--warmup-runs", "The least number of unrecorded runs before saying ready.", ChildLaunch.DefaultWarmupRuns, 1);
+        var warmupMs = OptionTable.Whole("--warmup-ms", "The least time spent on unrecorded runs before saying ready, in milliseconds.", ChildLaunch.DefaultWarmupMilliseconds, 0);
         var command = new Command(ChildLaunch.CommandName, "Internal: one program of the processes experiment in a child process.") { Hidden = true };
-        foreach (Option option in new Option[] { program, size, seed, mode, cpus, pin, rebalance, domain, completions })
+        foreach (Option option in new Option[] { program, size, seed, mode, cpus, pin, rebalance, domain, completions, warmupRuns, warmupMs })
         {
             command.Add(option);
         }
@@ -41,7 +43,11 @@ public static class ProcessChildCommand
             string name = parse.GetValue(program) ?? throw new ArgumentException("--program is required.");
             var launch = new ChildLaunch(
                 name, parse.GetValue(size), parse.GetValue(seed), ProcessModes.Parse(parse.GetValue(mode)!), parse.GetValue(cpus) ?? [0], parse.GetValue(pin),
-                parse.GetValue(rebalance), parse.GetValue(domain), parse.GetValue(completions) ?? Path.Combine(Path.GetTempPath(), $"divcon-child-{Environment.ProcessId}.csv"));
+                parse.GetValue(rebalance), parse.GetValue(domain), parse.GetValue(completions) ?? Path.Combine(Path.GetTempPath(), $"divcon-child-{Environment.ProcessId}.csv"))
+            {
+                WarmupRuns = parse.GetValue(warmupRuns),
+                WarmupMilliseconds = parse.GetValue(warmupMs),
+            };
             return RunAsync(launch, Console.In, host.Output, cancellationToken);
         });
         return command;
@@ -104,10 +110,17 @@ public static class ProcessChildCommand
             await completions.FlushAsync(cancellationToken).ConfigureAwait(false);
 
             // A fresh process's first run pays for JIT compilation and first-touch page faults (at thesis size about
-            // twice a warm run: quicksort 5.8 s against 2.9 s), while the one-process mode's programs are warm from
-            // its earlier runs. So every child runs its program once, unrecorded, before it says it is ready: the
-            // modes then differ only in how the CPUs are shared.
-            await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+            // twice a warm run: quicksort 5.8 s against 2.9 s), and its second still runs partly on code the tiered
+            // compiler has not finished (a fresh child's runs in its first 10 s were 2-4% slower than its later ones,
+            // its second run alone 10% slower than its third), while the one-process mode's programs are warm from
+            // its earlier runs. So every child runs its program, unrecorded, at least its warm-up runs (2 by default) and for at
+            // least its warm-up time before it says it is ready: the modes then differ only in how the CPUs are shared.
+            var warming = Stopwatch.StartNew();
+            for (int warm = 0; warm < launch.WarmupRuns || warming.ElapsedMilliseconds < launch.WarmupMilliseconds; warm++)
+            {
+                await program.RunParallelAsync(scheduler, cancellationToken: cancellationToken).ConfigureAwait(false);
+            }
+
             if (launch.Mode == ProcessMode.JoinedGuests && multiprogram is not null)
             {
                 guests = new CrossProcessGuests(multiprogram, CrossProcessGuests.PathFor(launch.CompletionsPath)); // counts from here: the warm-up run is not recorded

@@ -31,6 +31,9 @@ public static class ProcessesCommand
         var childTimeout = OptionTable.Number("--child-timeout",
             "A child process not ready, or not answering a run, within this is killed and the run fails naming it (a starved or hung child is never waited for forever).",
             ProcessSchemeOptions.DefaultChildTimeout.TotalSeconds, above: 0, unit: "seconds");
+        var childWarmup = OptionTable.Number("--child-warmup",
+            "The least time each child spends on unrecorded runs (at least two) before a block starts, so that its code is as warm as the one-process mode's.",
+            ChildLaunch.DefaultWarmupMilliseconds / 1000.0, atLeast: 0, unit: "seconds");
         var nameOption = OptionTable.FolderName("--name", "Results subfolder (and workload name).", "processes");
         var command = new Command("processes",
             "Each program in its own OS process: independent processes, processes joined in one machine domain, and one process; cyclic protocol with rounds, NTT, ANTT, STP per mode.");
@@ -38,7 +41,7 @@ public static class ProcessesCommand
         foreach (Option option in new Option[]
         {
             schemeOptions.Duration, schemeOptions.Runs, schemeOptions.Warmup, schemeOptions.Rounds, schemeOptions.Bracket, schemeOptions.WarmupSeconds, schemeOptions.Profiles,
-            schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, childTimeout, nameOption,
+            schemeOptions.ProfileFallback, schemeOptions.RebalanceMilliseconds, schemeOptions.NoLending, schemeOptions.NoStandby, modes, killEvery, childTimeout, childWarmup, nameOption,
         })
         {
             command.Add(option);
@@ -52,7 +55,8 @@ public static class ProcessesCommand
             TimeSpan? kill = parse.GetValue(killEvery) is { } seconds ? TimeSpan.FromSeconds(seconds) : null;
             IReadOnlyList<WorkloadProgram> workload = WorkloadBuilder.Distinct(settings.Programs, settings.Sizes, settings.Seed);
             await CommonOptions.WarnAboutSizesAsync(host, workload).ConfigureAwait(false);
-            await RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemes, selected, kill, cancellationToken, TimeSpan.FromSeconds(parse.GetValue(childTimeout)))
+            await RunAsync(host, parse.GetValue(nameOption)!, workload, settings, schemes, selected, kill, cancellationToken, TimeSpan.FromSeconds(parse.GetValue(childTimeout)),
+                TimeSpan.FromSeconds(parse.GetValue(childWarmup)))
                 .ConfigureAwait(false);
         });
         return command;
@@ -68,10 +72,11 @@ public static class ProcessesCommand
     /// <param name="killEvery">The fault option, or null.</param>
     /// <param name="cancellationToken">Cancels the run.</param>
     /// <param name="childTimeout">How long a child may take to be ready or to answer a run; null: <see cref="ProcessSchemeOptions.DefaultChildTimeout"/>.</param>
+    /// <param name="childWarmup">The least time each child warms up before a block; null: <see cref="ProcessSchemeOptions.ChildWarmup"/>'s default.</param>
     /// <returns>The result.</returns>
     public static Task<CyclicExperimentResult> RunAsync(
         CliHost host, string experiment, IReadOnlyList<WorkloadProgram> workload, CommonSettings common, SchemeSettings schemes,
-        IReadOnlyList<ProcessMode> modes, TimeSpan? killEvery, CancellationToken cancellationToken, TimeSpan? childTimeout = null)
+        IReadOnlyList<ProcessMode> modes, TimeSpan? killEvery, CancellationToken cancellationToken, TimeSpan? childTimeout = null, TimeSpan? childWarmup = null)
     {
         ArgumentNullException.ThrowIfNull(host);
         ArgumentNullException.ThrowIfNull(workload);
@@ -106,6 +111,7 @@ public static class ProcessesCommand
                     schemeContext.Cpus, host.Machine.PinningSupported, schemes.RebalanceInterval, context.Output.PathOf("children"), domainDirectory, killEvery)
                 {
                     ChildTimeout = childTimeout ?? ProcessSchemeOptions.DefaultChildTimeout,
+                    ChildWarmup = childWarmup ?? TimeSpan.FromMilliseconds(ChildLaunch.DefaultWarmupMilliseconds),
                 };
                 IWorkloadScheme[] selected = [.. modes.Select(mode => mode == ProcessMode.OneProcess
                     ? CyclicWorkflow.Verified(new RenamedScheme(SchemeRegistry.Dynamic.Create(workload, schemeContext), ProcessModes.NameOf(mode)), workload, common.Verify)
@@ -122,6 +128,7 @@ public static class ProcessesCommand
                     Isolated = "C_SP from isolated runs in this process on an affinity scheduler over the run's CPUs, as in cyclic",
                     KillEverySeconds = killEvery?.TotalSeconds,
                     ChildTimeoutSeconds = processOptions.ChildTimeout.TotalSeconds,
+                    ChildWarmup = $"at least {ChildLaunch.DefaultWarmupRuns} unrecorded runs and {processOptions.ChildWarmup.TotalSeconds} s per child before each block",
                     common.Workers,
                     Cpus = schemeContext.Cpus,
                     host.Machine.PinningSupported,

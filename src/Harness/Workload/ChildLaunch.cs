@@ -26,6 +26,18 @@ public sealed record ChildLaunch(
     /// <summary>The domain name every joined child uses.</summary>
     public const string DomainName = "harness";
 
+    /// <summary>The default of <see cref="WarmupRuns"/>.</summary>
+    public const int DefaultWarmupRuns = 2;
+
+    /// <summary>The default of <see cref="WarmupMilliseconds"/>.</summary>
+    public const int DefaultWarmupMilliseconds = 5000;
+
+    /// <summary>The least number of unrecorded runs the child makes before it says it is ready. Default 2.</summary>
+    public int WarmupRuns { get; init; } = DefaultWarmupRuns;
+
+    /// <summary>The least time the child spends on unrecorded runs before it says it is ready. Default 5 s.</summary>
+    public int WarmupMilliseconds { get; init; } = DefaultWarmupMilliseconds;
+
     /// <summary>The child's command line after the harness's own path.</summary>
     /// <returns>The arguments.</returns>
     public IReadOnlyList<string> Arguments()
@@ -40,6 +52,8 @@ public sealed record ChildLaunch(
             "--cpus", string.Join(',', Cpus.Select(c => c.ToString(CultureInfo.InvariantCulture))),
             "--rebalance-ms", RebalanceMilliseconds.ToString(CultureInfo.InvariantCulture),
             "--completions", CompletionsPath,
+            "--warmup-runs", WarmupRuns.ToString(CultureInfo.InvariantCulture),
+            "--warmup-ms", WarmupMilliseconds.ToString(CultureInfo.InvariantCulture),
         };
         if (Pin)
         {

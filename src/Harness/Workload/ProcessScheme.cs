@@ -83,7 +83,13 @@ public sealed class ProcessScheme : IWorkloadScheme
         _options.Pin,
         (int)_options.RebalanceInterval.TotalMilliseconds,
         ProcessModes.IsJoined(_mode) ? _options.DomainDirectory : null,
-        Path.Combine(_options.ChildrenFolder, string.Create(CultureInfo.InvariantCulture, $"{Name}-{session:000}-{program.Name}-{generation}.csv")));
+        Path.Combine(_options.ChildrenFolder, string.Create(CultureInfo.InvariantCulture, $"{Name}-{session:000}-{program.Name}-{generation}.csv")))
+    {
+        // A block's children warm up before it starts; a replacement for a killed child is timed from its start (its
+        // run in flight includes the restart), so it warms up as little as a process that restarts would: one run.
+        WarmupRuns = generation == 1 ? ChildLaunch.DefaultWarmupRuns : 1,
+        WarmupMilliseconds = generation == 1 ? (int)_options.ChildWarmup.TotalMilliseconds : 0,
+    };
 
     private sealed class Session : IWorkloadSession
     {
@@ -284,6 +290,12 @@ public sealed record ProcessSchemeOptions(
     /// with one line naming it (a starved or hung child is never waited for forever). Default 5 minutes.
     /// </summary>
     public TimeSpan ChildTimeout { get; init; } = DefaultChildTimeout;
+
+    /// <summary>
+    /// The least time each child of a block spends on unrecorded runs (at least <see cref="ChildLaunch.DefaultWarmupRuns"/>
+    /// of them) before the block starts, so that its code is as warm as the one-process mode's. Default 5 s.
+    /// </summary>
+    public TimeSpan ChildWarmup { get; init; } = TimeSpan.FromMilliseconds(ChildLaunch.DefaultWarmupMilliseconds);
 
     /// <summary>How a child is started; null: the harness itself (<see cref="ProgramChild.StartInfoOf"/>). Tests start stand-ins.</summary>
     public Func<ChildLaunch, ProcessStartInfo>? ChildStart { get; init; }

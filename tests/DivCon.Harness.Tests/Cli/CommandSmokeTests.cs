@@ -76,7 +76,7 @@ public sealed class CommandSmokeTests : IDisposable
     public async Task Processes_runs_every_mode_and_writes_its_files()
     {
         string[] args = ["processes", "--programs", TwoPrograms, "--modes", "independent,joined,one-process", "--duration", "1", "--runs", "1",
-            "--warmup", "0", "--warmup-seconds", "0", "--rounds", "1", "--profile-fallback", "unit", "--out", _root, .. TinySizes];
+            "--warmup", "0", "--warmup-seconds", "0", "--child-warmup", "0", "--rounds", "1", "--profile-fallback", "unit", "--out", _root, .. TinySizes];
         var (exitCode, output, error) = await CliRunner.RunAsync(args);
         Assert.True(exitCode == 0, error);
         Assert.Contains("ANTT", output, StringComparison.Ordinal);
@@ -104,7 +104,7 @@ public sealed class CommandSmokeTests : IDisposable
     public async Task Processes_fault_run_kills_children_and_starts_new_ones()
     {
         string[] args = ["processes", "--programs", TwoPrograms, "--modes", "independent", "--duration", "2", "--runs", "1", "--warmup", "0",
-            "--warmup-seconds", "0", "--rounds", "1", "--kill-every", "0.3", "--name", "kills", "--out", _root, .. TinySizes];
+            "--warmup-seconds", "0", "--child-warmup", "0", "--rounds", "1", "--kill-every", "0.3", "--name", "kills", "--out", _root, .. TinySizes];
         var (exitCode, _, error) = await CliRunner.RunAsync(args);
         Assert.True(exitCode == 0, error);
         string children = Path.Combine(_root, "kills", "children");

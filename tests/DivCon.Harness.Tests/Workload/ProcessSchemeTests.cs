@@ -78,6 +78,9 @@ public sealed class ProcessSchemeTests
         Assert.Equal("0,3", args[Array.IndexOf(args, "--cpus") + 1]);
         Assert.Equal("joined", args[Array.IndexOf(args, "--mode") + 1]);
         Assert.Contains("--pin", args);
+        Assert.Equal("2", args[Array.IndexOf(args, "--warmup-runs") + 1]);
+        Assert.Equal("0", args[Array.IndexOf(args, "--warmup-ms") + 1]);
+        Assert.Equal(5000, new ChildLaunch("pi", 1, 1, ProcessMode.Joined, [0], false, 100, null, "c.csv").WarmupMilliseconds);
     }
 
     [Theory]
@@ -156,5 +159,5 @@ public sealed class ProcessSchemeTests
     }
 
     private static ChildLaunch Launch(ProcessMode mode, string completions) =>
-        new("sumsq", 1 << 16, ProgramCatalog.DefaultSeed, mode, [0], Pin: false, RebalanceMilliseconds: 100, DomainDirectory: null, completions);
+        new("sumsq", 1 << 16, ProgramCatalog.DefaultSeed, mode, [0], Pin: false, RebalanceMilliseconds: 100, DomainDirectory: null, completions) { WarmupMilliseconds = 0 };
 }
