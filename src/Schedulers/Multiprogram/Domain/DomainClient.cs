@@ -120,8 +120,9 @@ internal static class CpuDomain
 /// </summary>
 /// <remarks>
 /// <para>Threads: <see cref="Publish"/> only swaps a reference, sets an event before the first join, and signals
-/// the joined thread's wake-up when the busy programs changed (<see cref="DomainWakeup"/>), so it never blocks. Everything else runs on the client's thread: the connection, sends (with a timeout), receives,
-/// lease expiry and <see cref="GrantChanged"/>.</para>
+/// the joined thread's wake-up when the busy programs changed (<see cref="DomainWakeup"/>), so it never blocks.
+/// Everything else runs on the client's thread: the connection, sends (with a timeout), receives, lease expiry and
+/// <see cref="GrantChanged"/>.</para>
 /// <para>Fallback (<see cref="LatestGrant"/> null): before the first grant, when the lease of the current grant runs
 /// out, and whenever the connection ends (the grant is dropped before the socket is closed, which is what lets the
 /// coordinator release a closed connection's CPUs at once). It then elects or reconnects with backoff.</para>

@@ -192,6 +192,13 @@ internal sealed class DomainCoordinator : IDisposable
                     // An acknowledgement freed a CPU the last decision withheld: give it to its recipient now, with no
                     // new decision (so no reaction gap to wait out: the CPU would idle until then).
                     CompleteHandovers(now);
+                    if (_closedOnSend)
+                    {
+                        // A recipient found closed on the completion's send: its CPUs are free, decide after the gap.
+                        _closedOnSend = false;
+                        nextDecision = Math.Min(nextDecision, lastDecision + s_reactionGap);
+                        _trigger = "drop";
+                    }
                 }
 
                 if (decideNow && now - lastDecision < s_reactionGap)
