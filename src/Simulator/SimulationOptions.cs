@@ -34,11 +34,39 @@ public sealed record SimulationOptions
     public long MoveOverheadNs { get; init; } = 5_000;
 
     /// <summary>
-    /// From a run's end to its next root being queued, when the next run is started from outside the scheduler (every
-    /// scheme but the pool model: the harness's runner resumes on a .NET pool thread and queues the next root), ns; 0
-    /// (the default): at once, in the same instant. Meanwhile the worker that ran the last task looks for other work.
+    /// A fixed delay from every run's end to its next root being queued, when the next run is started from outside the
+    /// scheduler (every scheme but the pool model: the harness's runner resumes on a .NET pool thread and queues the
+    /// next root), ns; meanwhile the worker that ran the last task looks for other work. 0 (the default): no fixed
+    /// delay; the restart then follows <see cref="RestartRace"/>. A what-if: the mechanism's delay depends on where the
+    /// pool thread runs, which <see cref="RestartRace"/> models.
     /// </summary>
     public long RestartDelayNs { get; init; }
+
+    /// <summary>
+    /// Whether a restart in a queue set shared by several programs (<c>shared</c>) is a race between the finishing
+    /// worker and the .NET pool thread that queues the next root (on by default; without <see cref="RestartDelayNs"/>).
+    /// The finishing worker wakes that pool thread as the run completes; with every other core busy the thread takes
+    /// one of the machine's cores, each with the same chance. On the finishing worker's own core the root is queued
+    /// before the worker looks for work (it then pays <see cref="RestartGapNs"/> before its next task); on any other
+    /// core, or an idle one, the worker looks first (and steals into another program's tree if it can) and the root
+    /// follows <see cref="RestartGapNs"/> later. Off: the root is queued at once, before the worker looks.
+    /// </summary>
+    public bool RestartRace { get; init; } = true;
+
+    /// <summary>
+    /// The pool thread's part of a restart under <see cref="RestartRace"/>: from the run's end to the next root being
+    /// queued, ns (default 20 us: the harness's measured gap from a run's end to the next run's start, 15-20 us at
+    /// the median on the 2-CPU development VM).
+    /// </summary>
+    public long RestartGapNs { get; init; } = 20_000;
+
+    /// <summary>
+    /// Under <see cref="RestartRace"/>: the chance that the pool thread queueing the next root runs on the finishing
+    /// worker's own core (which it then holds for <see cref="RestartGapNs"/>, so that the root is queued before that
+    /// worker looks for work). Null (the default): 1 / <see cref="Cores"/>, every core alike (the model does not follow
+    /// the operating system's placement). A what-if, and for tests: 0 or 1 make the race deterministic.
+    /// </summary>
+    public double? RestartOnFinisherCoreChance { get; init; }
 
     /// <summary>Interval of the partitioning schemes' decisions (the mechanism's default, 100 ms).</summary>
     public TimeSpan RebalanceInterval { get; init; } = TimeSpan.FromMilliseconds(100);
@@ -172,6 +200,12 @@ public sealed record SimulationOptions
         ArgumentOutOfRangeException.ThrowIfNegative(WakeOverheadNs, nameof(WakeOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(MoveOverheadNs, nameof(MoveOverheadNs));
         ArgumentOutOfRangeException.ThrowIfNegative(RestartDelayNs, nameof(RestartDelayNs));
+        ArgumentOutOfRangeException.ThrowIfNegative(RestartGapNs, nameof(RestartGapNs));
+        if (RestartOnFinisherCoreChance is double chance && !(chance >= 0 && chance <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(RestartOnFinisherCoreChance), chance, "RestartOnFinisherCoreChance must lie in [0, 1].");
+        }
+
         ArgumentOutOfRangeException.ThrowIfNegative(ContextSwitchNs, nameof(ContextSwitchNs));
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
         NotNegative(HandoverThreshold, nameof(HandoverThreshold));

@@ -13,7 +13,7 @@ public sealed class ArrivalDepartureTests
 
     private static SimulationOptions NoCosts(int cores) => new()
     {
-        Cores = cores, Seed = 5, TaskOverheadNs = 0, StealOverheadNs = 0, WakeOverheadNs = 0, MoveOverheadNs = 0, RebalanceInterval = TimeSpan.FromMilliseconds(5),
+        Cores = cores, Seed = 5, TaskOverheadNs = 0, StealOverheadNs = 0, WakeOverheadNs = 0, MoveOverheadNs = 0, RestartGapNs = 0, RebalanceInterval = TimeSpan.FromMilliseconds(5),
     };
 
     private static TaskGraph Leaf(long ns) => TaskGraph.FromChildCounts([0], [ns], [0]);

@@ -18,6 +18,7 @@ public sealed class HandComputedScheduleTests
         WakeOverheadNs = 0,
         MoveOverheadNs = 0,
         ContextSwitchNs = 0,
+        RestartGapNs = 0,
         IsolatedRuns = 1,
     };
 

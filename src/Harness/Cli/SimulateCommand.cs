@@ -57,8 +57,10 @@ public static class SimulateCommand
             "Partitioning: no standby worker per core, so a busy worker moves only at its next task boundary (the mechanism's --no-standby; default: standby handover after 1 ms).");
         var noLending = OptionTable.Flag("--no-lending", "Partitioning: idle workers do not serve other programs.");
         var restartDelay = OptionTable.Number("--restart-delay-us",
-            "From a run's end to its next root being queued (the harness's runner resumes on a .NET pool thread first), microseconds; 0: at once.",
+            "A fixed delay from every run's end to its next root being queued (the harness's runner resumes on a .NET pool thread first), microseconds; 0: none, the restart race decides.",
             0, atLeast: 0, unit: "microseconds");
+        var noRestartRace = OptionTable.Flag("--no-restart-race",
+            "shared: queue a finished run's next root at once, before its worker looks for work (default: a race between that worker and the pool thread that queues the root, won by the worker unless the pool thread runs on its core, chance 1/cores).");
         var lendingPreference = SchemeOptions.LendingPreferenceChoice(
             "Partitioning: to which program an idle worker is lent: round-robin (or the policy's order; the mechanism's rule), runs-in-progress (programs whose queued work is a started run's before those with only a new run's root), oldest-run (the run started longest ago first).");
         var extraThreads = OptionTable.Whole("--pool-extra-threads", "default scheme: threads the .NET pool's minimum has beyond one per core (as if raised with ThreadPool.SetMinThreads).", 0, 0, MaxSimulated);
@@ -88,7 +90,7 @@ public static class SimulateCommand
             atLeast: 0, unit: "percent");
         var command = new Command("simulate", "Replay recorded task trees on N simulated cores under the schemes (cyclic, symmetric or scalability); reports labelled simulated.")
         {
-            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, restartDelay, lendingPreference, interval, availability, measured, validateFolders, validateScalability, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
+            mode, traceDir, programs, schemes, cores, duration, instances, traceWorkers, seed, name, outRoot, taskOverhead, stealOverhead, noStandby, noLending, restartDelay, noRestartRace, lendingPreference, interval, availability, measured, validateFolders, validateScalability, extraThreads, waveMagnitude, noInjection, inflation, coarsen, flatten, clamp, machine, allocation, tolerance,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -105,6 +107,7 @@ public static class SimulateCommand
                 StandbyHandover = !parse.GetValue(noStandby),
                 Lending = !parse.GetValue(noLending),
                 RestartDelayNs = (long)Math.Round(parse.GetValue(restartDelay) * 1000),
+                RestartRace = !parse.GetValue(noRestartRace),
                 LendingPreference = SchemeOptions.ParseLendingPreference(parse.GetValue(lendingPreference)),
                 RebalanceInterval = TimeSpan.FromMilliseconds(parse.GetValue(interval)),
                 Availability = parse.GetValue(availability) switch

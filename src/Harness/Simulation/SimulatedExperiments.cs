@@ -210,6 +210,9 @@ public static class SimulatedExperiments
             table.AddRow("task / steal / wake / move overhead (ns)", string.Create(CultureInfo.InvariantCulture, $"{options.TaskOverheadNs} / {options.StealOverheadNs} / {options.WakeOverheadNs} / {options.MoveOverheadNs}"));
             table.AddRow("time sharing: quantum / context switch", string.Create(CultureInfo.InvariantCulture, $"{options.Quantum.TotalMilliseconds} ms / {options.ContextSwitchNs} ns"));
             table.AddRow("restart delay (run end to next root)", string.Create(CultureInfo.InvariantCulture, $"{options.RestartDelayNs / 1000.0} us"));
+            table.AddRow("restart race in a shared queue (gap)", options.RestartRace && options.RestartDelayNs == 0
+                ? string.Create(CultureInfo.InvariantCulture, $"on ({options.RestartGapNs / 1000.0} us)")
+                : "off");
             table.AddRow("rebalance interval", string.Create(CultureInfo.InvariantCulture, $"{options.RebalanceInterval.TotalMilliseconds} ms"));
             table.AddRow("task-availability's availability signal", options.Availability.ToString());
             table.AddRow("lending (preference) / standby handover (threshold)", string.Create(CultureInfo.InvariantCulture,

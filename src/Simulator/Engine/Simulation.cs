@@ -457,16 +457,18 @@ internal sealed partial class Simulation
             // queues the harness's continuation on that pool thread's local queue, and the continuation queues the
             // next root there too. Elsewhere the continuation runs on a .NET pool thread, outside the scheduler, whose
             // tasks go to the scheduler's global queue.
-            if (_pool || _options.RestartDelayNs == 0)
+            long? delay = _pool ? null : _options.RestartDelayNs > 0 ? _options.RestartDelayNs : RestartRaceDelay(p, t);
+            if (delay is not long later)
             {
                 StartRun(p, _pool ? t : null);
             }
             else
             {
-                // The runner's continuation queues the next root a moment later (RestartDelayNs); counted as running
-                // meanwhile, as a pending arrival is, so the run's end and the restart are one program's turn.
+                // The runner's continuation queues the next root a moment later (an event of its own, so after this
+                // thread has looked for work even when the gap is 0); counted as running meanwhile, as a pending
+                // arrival is, so the run's end and the restart are one program's turn.
                 _runningPrograms++;
-                Schedule(_now + _options.RestartDelayNs, RestartEvent, p, 0);
+                Schedule(_now + later, RestartEvent, p, 0);
             }
         }
         else if (_now < _limit)
@@ -481,6 +483,49 @@ internal sealed partial class Simulation
                 Schedule(_now, DepartureEvent, p, 0);
             }
         }
+    }
+
+    /// <summary>
+    /// The restart race (<see cref="SimulationOptions.RestartRace"/>): how long after program <paramref name="p"/>'s run
+    /// ended on thread <paramref name="t"/> its next root is queued, after <paramref name="t"/> has looked for work; null
+    /// for at once, before it looks. Called only when the run's end restarts the program, before <paramref name="t"/>
+    /// dispatches.
+    /// </summary>
+    /// <remarks>
+    /// The mechanism: the run's last task completes the run's task on the finishing worker; the program's resumption
+    /// is a task of the scheduler, queued onto that worker's own deque and run by it next, and it completes the program's
+    /// task, whose awaiter (a completion source with asynchronous continuations) goes to the .NET pool: the worker wakes
+    /// a pool thread, then returns to its loop, where it looks at its own deque (empty: the run is over), the global
+    /// queue, then victims. The pool thread runs the harness's loop, which queues the next root on the global queue.
+    /// Which comes first is the operating system's choice of a core for the pool thread. With every other core busy it
+    /// preempts one of them, each with the same chance here (the model does not follow the scheduler's placement):
+    /// on the finisher's own core (chance 1 / cores, or RestartOnFinisherCoreChance) the finisher looks only after the root is queued, and takes it,
+    /// having lost the gap; on another core the finisher looks at once and steals into another program's tree, and the
+    /// root waits on the global queue until some worker's own deque is empty (a worker never looks at the global queue
+    /// while its deque holds work). With nothing queued in the set the finisher finds nothing and spins (the
+    /// mechanism's spin rounds outlast the gap), taking the root when it arrives: the same as a restart on its own core.
+    /// Sets of one program have nothing else to look at, so the race is run only in a set several programs share.
+    /// </remarks>
+    private long? RestartRaceDelay(int p, SimThread t)
+    {
+        var set = _sets[SetOf(p)];
+        if (!_options.RestartRace || _sets.Length != 1 || _programs.Length < 2)
+        {
+            return null;
+        }
+
+        // Invariant (one set, a thread per core): a thread is idle only while the set has nothing queued, since every
+        // task end wakes idle threads for what is queued. So with something queued every other core is busy, and the
+        // pool thread preempts one of them or the finisher's.
+        long gap = _options.RestartGapNs;
+        // The pool thread's core: one of the cores drawn alike (the finisher's is core 0 of the draw), or the given chance.
+        if (set.Queued > 0 && !(_options.RestartOnFinisherCoreChance is double chance ? _random.NextDouble() < chance : _random.Next(_cores) == 0))
+        {
+            return gap; // the pool thread runs on another core: the finisher looks first
+        }
+
+        t.PendingCost += gap; // the pool thread held the finisher's core: the root is queued before it looks
+        return null;
     }
 
     /// <summary>A late program arrives: it registers (partitioning: an Arrival decision) and starts its first run.</summary>
@@ -502,7 +547,7 @@ internal sealed partial class Simulation
         WakeIdle(_sets[SetOf(p)]);
     }
 
-    /// <summary>A delayed restart (<see cref="SimulationOptions.RestartDelayNs"/>): program <paramref name="p"/>'s next root is queued.</summary>
+    /// <summary>A delayed restart (<see cref="SimulationOptions.RestartDelayNs"/>, or the restart race's gap): program <paramref name="p"/>'s next root is queued.</summary>
     private void OnRestart(int p)
     {
         _runningPrograms--; // counted while pending; StartRun counts it again
