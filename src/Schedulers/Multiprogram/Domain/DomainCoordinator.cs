@@ -201,7 +201,7 @@ internal sealed class DomainCoordinator : IDisposable
                     }
                 }
 
-                if (decideNow && now - lastDecision < s_reactionGap)
+                if (decideNow && !decideAtOnce)
                 {
                     // Changes come in bursts (several processes' programs finish together): one decision for the burst.
                     nextDecision = Math.Min(nextDecision, lastDecision + s_reactionGap);
