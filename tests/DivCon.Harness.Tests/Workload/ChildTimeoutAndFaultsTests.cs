@@ -59,6 +59,42 @@ public sealed class ChildTimeoutAndFaultsTests
     }
 
     [Fact]
+    public async Task The_next_run_is_queued_when_a_run_is_done_and_an_unasked_queued_run_is_not_waited_for()
+    {
+        string folder = Path.Combine(Path.GetTempPath(), $"divcon-queue-test-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(folder);
+        string mark = Path.Combine(folder, "queued");
+        try
+        {
+            // The stand-in answers the first request, then records the second one, which the test never asks for,
+            // and then runs "forever" (far longer than the 10 s a child gets to exit when its input closes).
+            var scheme = new ProcessScheme(
+                ProcessMode.Independent,
+                [new WorkloadProgram("sumsq", ProgramCatalog.Create("sumsq", 1 << 16))],
+                Options(folder, $"echo ready -; read a; echo done; read b; echo \"$b\" > '{mark}'; exec sleep 600") with { ChildTimeout = TimeSpan.FromSeconds(60) });
+            IWorkloadSession session = await scheme.OpenAsync(CancellationToken.None).AsTask().WaitAsync(Bound);
+            await session.Programs[0].RunOnceAsync(CancellationToken.None).WaitAsync(Bound);
+
+            // Nobody asked for a second run: the parent queued it when the first was done.
+            var clock = Stopwatch.StartNew();
+            while (!File.Exists(mark) || File.ReadAllText(mark).Trim() != "run")
+            {
+                Assert.True(clock.Elapsed < Bound, "the next run was never queued");
+                await Task.Delay(20);
+            }
+
+            // The queued run's result is not wanted: disposal kills the child instead of waiting for it to end.
+            clock.Restart();
+            await session.DisposeAsync().AsTask().WaitAsync(Bound);
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(8), $"disposal took {clock.Elapsed}: it waited for the queued run");
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public void Cross_process_moves_read_back_with_their_latencies_and_unarrived_ones_as_null()
     {
         string completions = Path.Combine(Path.GetTempPath(), $"divcon-moves-test-{Guid.NewGuid():N}.csv");
