@@ -508,11 +508,12 @@ internal sealed partial class Simulation
     /// </remarks>
     private long? RestartRaceDelay(int p, SimThread t)
     {
-        var set = _sets[SetOf(p)];
         if (!_options.RestartRace || _sets.Length != 1 || _programs.Length < 2)
         {
             return null;
         }
+
+        var set = _sets[SetOf(p)];
 
         // Invariant (one set, a thread per core): a thread is idle only while the set has nothing queued, since every
         // task end wakes idle threads for what is queued. So with something queued every other core is busy, and the

@@ -156,6 +156,23 @@ internal sealed class DomainCoordinator : IDisposable
 
     private static long Ticks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
 
+    /// <summary>
+    /// The next decision's time after grants went out (a decision's, or a handover completion's): a peer found closed on
+    /// such a send has freed its CPUs, so decide again one reaction gap after <paramref name="lastDecision"/> (as for a
+    /// close seen by a receive); otherwise <paramref name="nextDecision"/> stands.
+    /// </summary>
+    private long AfterClosedOnSend(long nextDecision, long lastDecision)
+    {
+        if (!_closedOnSend)
+        {
+            return nextDecision;
+        }
+
+        _closedOnSend = false;
+        _trigger = "drop";
+        return Math.Min(nextDecision, lastDecision + s_reactionGap);
+    }
+
     private void Log(string message) => _options.Log?.Invoke($"coordinator {Environment.ProcessId}: {message}");
 
     private void Run()
@@ -192,13 +209,7 @@ internal sealed class DomainCoordinator : IDisposable
                     // An acknowledgement freed a CPU the last decision withheld: give it to its recipient now, with no
                     // new decision (so no reaction gap to wait out: the CPU would idle until then).
                     CompleteHandovers(now);
-                    if (_closedOnSend)
-                    {
-                        // A recipient found closed on the completion's send: its CPUs are free, decide after the gap.
-                        _closedOnSend = false;
-                        nextDecision = Math.Min(nextDecision, lastDecision + s_reactionGap);
-                        _trigger = "drop";
-                    }
+                    nextDecision = AfterClosedOnSend(nextDecision, lastDecision);
                 }
 
                 if (decideNow && !decideAtOnce)
@@ -215,14 +226,7 @@ internal sealed class DomainCoordinator : IDisposable
                     // next interval (a silent process's CPUs would otherwise wait up to an interval past its lease).
                     nextDecision = Math.Min(now + _interval, _releaseAt);
                     _trigger = "interval";
-                    if (_closedOnSend)
-                    {
-                        // A peer found closed while this decision's grants went out: its CPUs are free, decide again
-                        // after the reaction gap (as for a close seen by a receive).
-                        _closedOnSend = false;
-                        nextDecision = Math.Min(nextDecision, now + s_reactionGap);
-                        _trigger = "drop";
-                    }
+                    nextDecision = AfterClosedOnSend(nextDecision, lastDecision);
                 }
             }
         }
