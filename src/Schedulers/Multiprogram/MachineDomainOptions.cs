@@ -53,6 +53,28 @@ public sealed record MachineDomainOptions
     public bool Guests { get; init; }
 
     /// <summary>
+    /// How often a joined process's estimator samples its programs between decisions (default 25 ms), in place of
+    /// <see cref="MultiprogramSchedulerOptions.EstimatorSampleInterval"/> when that is shorter; the shorter local
+    /// interval still applies while an early decision waits for a new program's first samples
+    /// (<see cref="Policies.LearnedScalabilityPolicy.DecidesEarly"/>). Every joined process samples on its own
+    /// thread, so n processes wake n threads per interval where one process holding the same programs wakes one; on a
+    /// loaded machine each wake-up preempts a worker. Each sample also reports to the domain which programs became
+    /// busy or idle, so a longer interval delays that report by as much. <see cref="TimeSpan.Zero"/> or
+    /// <see cref="Timeout.InfiniteTimeSpan"/>: only at decisions.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The interval is negative and not infinite (on init).</exception>
+    public TimeSpan EstimatorSampleInterval
+    {
+        get;
+        init => field = value >= TimeSpan.Zero || value == Timeout.InfiniteTimeSpan
+            ? value
+            : throw new ArgumentOutOfRangeException(nameof(EstimatorSampleInterval), value, "EstimatorSampleInterval must be positive, zero or infinite.");
+    } = DefaultEstimatorSampleInterval;
+
+    /// <summary>The default <see cref="EstimatorSampleInterval"/>: 25 ms.</summary>
+    public static readonly TimeSpan DefaultEstimatorSampleInterval = TimeSpan.FromMilliseconds(25);
+
+    /// <summary>
     /// The domain named by <c>DIVCON_DOMAIN</c>: unset, empty, <c>0</c>, <c>false</c> or <c>off</c>: none (null);
     /// <c>1</c>, <c>true</c> or <c>on</c>: the default domain; an absolute path: the default name in that directory;
     /// anything else: a domain of that name.

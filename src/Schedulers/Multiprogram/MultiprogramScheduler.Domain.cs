@@ -19,6 +19,7 @@ public sealed partial class MultiprogramScheduler
     private ICpuArbiter? _arbiter;
     private GuestLending? _guests;
     private bool _domainDetached; // Under the gate: set once, at shutdown.
+    private TimeSpan _joinedSampleInterval; // Set once, when the arbiter is attached (before the rebalancer starts).
     private ArbiterGrant? _lastGrantSeen; // Under the gate.
     private ArbiterGrant? _lastValidGrant; // Under the gate.
     private long _badGrants;
@@ -36,6 +37,9 @@ public sealed partial class MultiprogramScheduler
 
     /// <summary>Whether an arbiter is attached (a domain was asked for and its client was created).</summary>
     internal bool HasArbiter => _arbiter is not null;
+
+    /// <summary>The rebalancer's current sampling interval (tests; see <see cref="SampleIntervalFor"/>).</summary>
+    internal TimeSpan SampleInterval => _rebalancer.SampleInterval;
 
     /// <summary>Grants refused as a whole (a CPU listed twice), each counted once.</summary>
     internal long BadGrants => Interlocked.Read(ref _badGrants); // Atomic 64-bit read on every platform.
@@ -116,6 +120,7 @@ public sealed partial class MultiprogramScheduler
         }
 
         _arbiter = arbiter;
+        _joinedSampleInterval = domain.EstimatorSampleInterval;
         DomainStatus = $"{domain}: attached";
         if (domain.Guests)
         {
@@ -126,7 +131,36 @@ public sealed partial class MultiprogramScheduler
         lock (_gate)
         {
             PublishToDomain(new AllocationSnapshot(WorkerCount, [])); // Introduces this process and its CPUs.
+            UpdateSampleInterval();
         }
+    }
+
+    /// <summary>
+    /// The estimator's sampling interval between decisions: the local one (<paramref name="local"/>) unless the
+    /// process is joined (<paramref name="joined"/> not null) and no early decision waits for samples, when the longer
+    /// of the two. Sampling off locally stays off; sampling off in the domain means only at decisions.
+    /// </summary>
+    /// <param name="local">The scheduler's <see cref="MultiprogramSchedulerOptions.EstimatorSampleInterval"/>.</param>
+    /// <param name="joined">The domain's <see cref="MachineDomainOptions.EstimatorSampleInterval"/>, or null when not joined.</param>
+    /// <param name="earlyPending">Whether an early decision waits for a new program's first samples.</param>
+    /// <returns>The interval to sample at (zero or infinite: only at decisions).</returns>
+    internal static TimeSpan SampleIntervalFor(TimeSpan local, TimeSpan? joined, bool earlyPending)
+    {
+        static bool Samples(TimeSpan interval) => interval > TimeSpan.Zero && interval != Timeout.InfiniteTimeSpan;
+        if (joined is not { } domain || earlyPending || !Samples(local))
+        {
+            return local;
+        }
+
+        return !Samples(domain) ? Timeout.InfiniteTimeSpan : domain > local ? domain : local;
+    }
+
+    /// <summary>Under the gate: sets the rebalancer's sampling interval for the current state (<see cref="SampleIntervalFor"/>).</summary>
+    private void UpdateSampleInterval()
+    {
+        Debug.Assert(Monitor.IsEntered(_gate), "The sampling interval follows state read under the gate.");
+        bool joined = _arbiter is not null && !_domainDetached;
+        _rebalancer.SampleInterval = SampleIntervalFor(_localSampleInterval, joined ? _joinedSampleInterval : null, _early is { Pending: > 0 });
     }
 
     /// <summary>
@@ -309,6 +343,7 @@ public sealed partial class MultiprogramScheduler
             }
 
             _domainDetached = true;
+            UpdateSampleInterval();
             if (_programs.Length > 0)
             {
                 DecideAndApply(RebalanceReason.Manual);

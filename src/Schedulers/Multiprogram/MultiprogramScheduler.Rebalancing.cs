@@ -250,6 +250,7 @@ public sealed partial class MultiprogramScheduler
         long now = TimeProvider.GetTimestamp();
         RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now);
         _early?.Decided(TimeProvider.GetElapsedTime(_createdAt, now));
+        UpdateSampleInterval(); // after arrivals (Register decides), early decisions and leaving the domain
         ApplyLendingOrder(snapshot);
         PublishToDomain(snapshot);
         decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
@@ -395,6 +396,7 @@ public sealed partial class MultiprogramScheduler
                 }
             }
 
+            UpdateSampleInterval(); // a program's early decision may have dropped it from the pending ones
             if (_arbiter is not null && !_domainDetached)
             {
                 // The domain client reports at once when a program became busy or idle; publishing at every sample

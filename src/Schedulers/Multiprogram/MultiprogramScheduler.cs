@@ -92,6 +92,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
     private readonly bool _raiseSkipped;
     private readonly MultiprogramMetrics? _metrics; // Null: the instrumentation is off (see Instrumentation).
     private readonly long _createdAt;
+    private readonly TimeSpan _localSampleInterval; // options.EstimatorSampleInterval (see UpdateSampleInterval).
     private readonly EarlyDecision? _early; // Null: the policy does not decide early, or nothing samples between decisions.
 
     /// <summary>Whether this scheduler makes early decisions after arrivals (tests; see <see cref="EarlyDecision"/>).</summary>
@@ -155,6 +156,7 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         // The early decision is asked for at the estimator's samples, which are taken only between periodic decisions.
         bool samples = options.EstimatorSampleInterval > TimeSpan.Zero && options.EstimatorSampleInterval != Timeout.InfiniteTimeSpan
             && RebalanceInterval > TimeSpan.Zero && RebalanceInterval != Timeout.InfiniteTimeSpan && options.EstimatorSampleInterval < RebalanceInterval;
+        _localSampleInterval = options.EstimatorSampleInterval;
         _early = samples && _policy.Inner is LearnedScalabilityPolicy { DecidesEarly: true } ? new EarlyDecision() : null;
         _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
         _idle.Close();

@@ -15,7 +15,7 @@ internal sealed class Rebalancer : IDisposable
     private readonly Action _onInterval;
     private readonly TimeSpan _interval;
     private readonly Action? _onSample;
-    private readonly TimeSpan _sampleInterval;
+    private long _sampleTicks; // Stopwatch ticks between samples; 0: none. Written under the scheduler's gate, read by the thread.
     private readonly Action<Exception> _onError;
     private readonly Thread _thread;
     private readonly AutoResetEvent _signal = new(false);
@@ -33,11 +33,11 @@ internal sealed class Rebalancer : IDisposable
     public Rebalancer(Action<ProgramTaskScheduler> depart, Action onInterval, TimeSpan interval, Action<Exception> onError, Action? onSample = null, TimeSpan sampleInterval = default)
     {
         _onSample = onSample;
-        _sampleInterval = sampleInterval;
         _onError = onError;
         _depart = depart;
         _onInterval = onInterval;
         _interval = interval;
+        _sampleTicks = TicksOf(sampleInterval); // after _interval and _onSample, which it reads
         _thread = new Thread(Run) { IsBackground = true, Name = "DivCon rebalancer" };
     }
 
@@ -120,17 +120,40 @@ internal sealed class Rebalancer : IDisposable
 
     public void Dispose() => _signal.Dispose();
 
-    /// <summary>Whether samples are taken between decisions (periodic decisions and a sampling interval below theirs).</summary>
-    private bool Samples => IsPeriodic && _onSample is not null && _sampleInterval > TimeSpan.Zero
-        && _sampleInterval != Timeout.InfiniteTimeSpan && _sampleInterval < _interval;
+    /// <summary>
+    /// How often samples are taken between decisions: zero when none are (no sampling callback, decisions not periodic,
+    /// or an interval that is zero, infinite or not below the decisions'). Any thread may change it; the thread takes
+    /// the new interval at its next wake-up, and a shorter one shortens the wait already under way from then on.
+    /// </summary>
+    public TimeSpan SampleInterval
+    {
+        get => TimeSpan.FromSeconds((double)Volatile.Read(ref _sampleTicks) / Stopwatch.Frequency);
+        set => Volatile.Write(ref _sampleTicks, TicksOf(value)); // Release: read by the thread at its next wake-up.
+    }
+
+    /// <summary>The sampling period in stopwatch ticks, or 0 when no samples are taken between decisions.</summary>
+    private long TicksOf(TimeSpan sampleInterval) =>
+        IsPeriodic && _onSample is not null && sampleInterval > TimeSpan.Zero && sampleInterval != Timeout.InfiniteTimeSpan
+        && sampleInterval < _interval
+            ? (long)(sampleInterval.TotalSeconds * Stopwatch.Frequency)
+            : 0;
 
     private void Run()
     {
         long next = Stopwatch.GetTimestamp() + (IsPeriodic ? (long)(_interval.TotalSeconds * Stopwatch.Frequency) : 0);
-        long sampleTicks = Samples ? (long)(_sampleInterval.TotalSeconds * Stopwatch.Frequency) : 0;
+        long sampleTicks = Volatile.Read(ref _sampleTicks);
         long nextSample = Stopwatch.GetTimestamp() + sampleTicks;
         while (Volatile.Read(ref _stop) == 0) // Acquire: pairs with Stop's interlocked store.
         {
+            long ticks = Volatile.Read(ref _sampleTicks); // Acquire: pairs with the setter.
+            if (ticks != sampleTicks)
+            {
+                // A changed interval: the next sample comes no later than one new interval from now.
+                long now = Stopwatch.GetTimestamp();
+                nextSample = sampleTicks == 0 ? now + ticks : Math.Min(nextSample, now + ticks);
+                sampleTicks = ticks;
+            }
+
             TimeSpan wait = Timeout.InfiniteTimeSpan;
             if (IsPeriodic)
             {

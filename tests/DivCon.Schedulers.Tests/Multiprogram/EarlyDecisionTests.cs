@@ -143,16 +143,16 @@ public class EarlyDecisionTests
         Assert.Equal(expected, scheduler.DecidesEarly);
         Assert.False(new LearnedScalabilityPolicy().DecidesEarly);
     }
+}
 
-    /// <summary>A clock that moves only when told (the scheduler's timestamps and elapsed times).</summary>
-    private sealed class ManualClock : TimeProvider
-    {
-        private long _ticks;
+/// <summary>A clock that moves only when told (a scheduler's timestamps and elapsed times).</summary>
+internal sealed class ManualClock : TimeProvider
+{
+    private long _ticks;
 
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
+    public override long TimestampFrequency => TimeSpan.TicksPerSecond;
 
-        public override long GetTimestamp() => Interlocked.Read(ref _ticks);
+    public override long GetTimestamp() => Interlocked.Read(ref _ticks);
 
-        public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
-    }
+    public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
 }

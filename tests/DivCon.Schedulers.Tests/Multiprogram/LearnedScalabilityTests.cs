@@ -469,16 +469,4 @@ public class LearnedScalabilityTests
         Assert.Equal(1, program.Estimate.ObservedCoreSeconds, 6);
         Assert.Equal((1 + (2 * g)) / (1 + g), program.Estimate.SpeedupAt(2), 6);
     }
-
-    /// <summary>A clock that moves only when told (the scheduler's timestamps and elapsed times).</summary>
-    private sealed class ManualClock : TimeProvider
-    {
-        private long _ticks;
-
-        public override long TimestampFrequency => TimeSpan.TicksPerSecond;
-
-        public override long GetTimestamp() => Interlocked.Read(ref _ticks);
-
-        public void Advance(TimeSpan by) => Interlocked.Add(ref _ticks, by.Ticks);
-    }
 }

@@ -348,6 +348,67 @@ public sealed class MachineDomainMechanismTests
         Assert.Null(none.DomainStatus);
     }
 
+    [Fact]
+    public void A_joined_process_samples_at_the_domain_interval_and_at_its_own_once_it_has_left()
+    {
+        var fake = new FakeCpuArbiter();
+        var joined = Create(fake, workers: 2, interval: TimeSpan.FromMilliseconds(100));
+        var a = joined.Register("a");
+        Assert.True(joined.HasArbiter);
+        Assert.Equal(MachineDomainOptions.DefaultEstimatorSampleInterval, joined.SampleInterval);
+        a.Dispose();
+        joined.Dispose(); // leaves the domain first: the local interval again
+        Assert.Equal(TimeSpan.FromMilliseconds(10), joined.SampleInterval);
+    }
+
+    [Fact]
+    public void A_joined_process_samples_at_its_own_interval_while_an_early_decision_waits()
+    {
+        var clock = new ManualClock(); // the program's age is what the test sets
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
+        {
+            Pin = false,
+            WorkerCount = 2,
+            TimeProvider = clock,
+            Policy = new LearnedScalabilityPolicy { DecidesEarly = true },
+            MachineDomain = new MachineDomainOptions { Name = "test" },
+            ArbiterFactory = _ => new FakeCpuArbiter(),
+        });
+        Assert.Equal(MachineDomainOptions.DefaultEstimatorSampleInterval, scheduler.SampleInterval);
+        using var a = scheduler.Register("a");
+        Thread.Sleep(60); // samples at 10 ms of real time; the program stays 0 ms old
+        Assert.Equal(TimeSpan.FromMilliseconds(10), scheduler.SampleInterval);
+        clock.Advance(TimeSpan.FromMilliseconds(30)); // idle past 20 ms: given up on (no work to learn from)
+        Assert.True(SpinWait.SpinUntil(() => scheduler.SampleInterval == MachineDomainOptions.DefaultEstimatorSampleInterval, TestSchedulers.Timeout));
+    }
+
+    [Fact]
+    public void The_rebalancer_takes_a_changed_sampling_interval_at_its_next_wake_up()
+    {
+        int samples = 0;
+        using var rebalancer = new Rebalancer(
+            _ => { }, () => { }, TimeSpan.FromSeconds(30), ex => Assert.Fail(ex.ToString()), () => Interlocked.Increment(ref samples), TimeSpan.FromSeconds(20));
+        Assert.Equal(TimeSpan.FromSeconds(20), rebalancer.SampleInterval);
+        rebalancer.Start();
+        try
+        {
+            rebalancer.SampleInterval = TimeSpan.FromMilliseconds(5);
+            rebalancer.RequestDecision(); // a wake-up (no decision is asked for: OnRequest is null)
+            Assert.True(SpinWait.SpinUntil(() => Volatile.Read(ref samples) >= 3, TestSchedulers.Timeout)); // not 20 s away
+
+            rebalancer.SampleInterval = Timeout.InfiniteTimeSpan;
+            Assert.Equal(TimeSpan.Zero, rebalancer.SampleInterval); // none between decisions
+            Thread.Sleep(50); // the wait under way (at most 5 ms) ends and the thread takes the change
+            int stopped = Volatile.Read(ref samples);
+            Thread.Sleep(200);
+            Assert.Equal(stopped, Volatile.Read(ref samples));
+        }
+        finally
+        {
+            Assert.True(rebalancer.Stop(TestSchedulers.Timeout));
+        }
+    }
+
     private static MultiprogramScheduler Create(FakeCpuArbiter fake, int workers, bool lending = true, TimeSpan? interval = null) =>
         new(new MultiprogramSchedulerOptions
         {

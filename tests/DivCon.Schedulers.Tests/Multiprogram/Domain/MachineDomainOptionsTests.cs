@@ -50,5 +50,32 @@ public sealed class MachineDomainOptionsTests
     }
 
     [Fact]
+    public void A_negative_sampling_interval_is_refused_on_init_and_zero_or_infinite_are_kept()
+    {
+        var ex = Assert.Throws<ArgumentOutOfRangeException>(() => new MachineDomainOptions { EstimatorSampleInterval = TimeSpan.FromMilliseconds(-5) });
+        Assert.Equal("EstimatorSampleInterval", ex.ParamName);
+        Assert.Equal(TimeSpan.FromMilliseconds(25), new MachineDomainOptions().EstimatorSampleInterval);
+        Assert.Equal(TimeSpan.Zero, new MachineDomainOptions { EstimatorSampleInterval = TimeSpan.Zero }.EstimatorSampleInterval);
+        Assert.Equal(Timeout.InfiniteTimeSpan, new MachineDomainOptions { EstimatorSampleInterval = Timeout.InfiniteTimeSpan }.EstimatorSampleInterval);
+    }
+
+    [Theory]
+    [InlineData(10, null, false, 10)] // not joined: the local interval
+    [InlineData(10, 25, false, 25)] // joined: the domain's, the longer one
+    [InlineData(10, 25, true, 10)] // joined, an early decision waits for samples: the local one
+    [InlineData(40, 25, false, 40)] // joined with a longer local interval: the local one
+    [InlineData(10, 0, false, -1)] // joined, the domain samples only at decisions
+    [InlineData(10, -1, false, -1)]
+    [InlineData(0, 25, false, 0)] // sampling off locally stays off
+    [InlineData(-1, 25, false, -1)]
+    public void The_sampling_interval_is_the_longer_one_while_joined_unless_an_early_decision_waits(
+        int localMs, int? joinedMs, bool earlyPending, int expectedMs)
+    {
+        static TimeSpan Of(int ms) => ms < 0 ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(ms);
+        TimeSpan? joined = joinedMs is { } j ? Of(j) : null;
+        Assert.Equal(Of(expectedMs), MultiprogramScheduler.SampleIntervalFor(Of(localMs), joined, earlyPending));
+    }
+
+    [Fact]
     public void Today_no_domain_is_asked_for_by_default() => Assert.Null(new MultiprogramSchedulerOptions().MachineDomain);
 }
