@@ -24,7 +24,8 @@ public static class ProcessChildCommand
         var size = OptionTable.WholeLong("--size", "Its problem size.", 1, 1);
         var seed = OptionTable.Whole("--seed", "Its seed.", ProgramCatalog.DefaultSeed, int.MinValue);
         var mode = OptionTable.Choice("--mode", "independent: the .NET thread pool; joined: a multiprogram scheduler in a machine domain.",
-            "independent", [ProcessModes.NameOf(ProcessMode.Independent), ProcessModes.NameOf(ProcessMode.Joined), ProcessModes.NameOf(ProcessMode.JoinedGuests)]);
+            "independent", [ProcessModes.NameOf(ProcessMode.Independent), ProcessModes.NameOf(ProcessMode.Joined), ProcessModes.NameOf(ProcessMode.JoinedGuests),
+                ProcessModes.NameOf(ProcessMode.JoinedLocalSampling)]);
         var cpus = OptionTable.WholeList("--cpus", "The CPUs of the run.", [0], 0, () => int.MaxValue, null);
         var pin = OptionTable.Flag("--pin", "Joined: pin the workers to --cpus.");
         var rebalance = OptionTable.Whole("--rebalance-ms", "Joined: the rebalancing interval in milliseconds.", 100, 1);
@@ -82,6 +83,9 @@ public static class ProcessChildCommand
                 MachineDomain = new MachineDomainOptions
                 {
                     Name = ChildLaunch.DomainName, Directory = launch.DomainDirectory, Guests = launch.Mode == ProcessMode.JoinedGuests,
+                    EstimatorSampleInterval = launch.Mode == ProcessMode.JoinedLocalSampling
+                        ? new MultiprogramSchedulerOptions().EstimatorSampleInterval
+                        : MachineDomainOptions.DefaultEstimatorSampleInterval,
                 },
             });
             registered = multiprogram.Register(launch.Program);

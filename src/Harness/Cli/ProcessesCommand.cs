@@ -23,7 +23,7 @@ public static class ProcessesCommand
         ArgumentNullException.ThrowIfNull(host);
         var common = new CommonOptions(host, CommonOptions.ThesisPrograms);
         var schemeOptions = new SchemeOptions([SchemeRegistry.Dynamic.Name], 5, "30 s at quick size, 480 s at thesis size");
-        var modes = OptionTable.Names("--modes", "How the programs run (space- or comma-separated); joined-guests (opt-in): joined, lending idle CPUs across the processes at task grain.", ProcessModes.Names, "mode",
+        var modes = OptionTable.Names("--modes", "How the programs run (space- or comma-separated); joined-guests (opt-in): joined, lending idle CPUs across the processes at task grain; joined-local-sampling (opt-in): joined, each process sampling its estimator every 10 ms instead of 25 ms.", ProcessModes.Names, "mode",
             n => ProcessModes.All.Contains(n.Trim(), StringComparer.OrdinalIgnoreCase), ProcessModes.All);
         var killEvery = OptionTable.OptionalNumber("--kill-every",
             "Fault run: kill one child process (SIGKILL) every this many seconds and start a new one in its place (independent and joined; the killed run is run again, its time includes the restart).",
@@ -124,6 +124,7 @@ public static class ProcessesCommand
                     Independent = "each program in its own process on the .NET thread pool (TaskScheduler.Default), DOTNET_PROCESSOR_COUNT = the workers",
                     Joined = "each program in its own process on a multiprogram scheduler over the run's CPUs, joined to one machine domain",
                     JoinedGuests = "as joined, with the domain's guests on: a CPU whose holder is idle runs another process's tasks, one at a time",
+                    JoinedLocalSampling = "as joined, each process sampling its estimator every 10 ms (the in-process interval) instead of the domain's 25 ms",
                     OneProcess = $"every program in this process: the {SchemeRegistry.Dynamic.Name} scheme ({SchemeRegistry.Dynamic.Description})",
                     Isolated = "C_SP from isolated runs in this process on an affinity scheduler over the run's CPUs, as in cyclic",
                     KillEverySeconds = killEvery?.TotalSeconds,

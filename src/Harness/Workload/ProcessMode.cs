@@ -14,6 +14,12 @@ public enum ProcessMode
 
     /// <summary>As <see cref="Joined"/>, lending idle CPUs across the processes at task grain (the domain's guests).</summary>
     JoinedGuests,
+
+    /// <summary>
+    /// As <see cref="Joined"/>, each process sampling its estimator at the in-process interval (10 ms) instead of the
+    /// domain's longer one (<see cref="DivCon.Schedulers.Multiprogram.MachineDomainOptions.EstimatorSampleInterval"/>).
+    /// </summary>
+    JoinedLocalSampling,
 }
 
 /// <summary>The command-line names of <see cref="ProcessMode"/>.</summary>
@@ -23,7 +29,7 @@ public static class ProcessModes
     public static IReadOnlyList<string> Names { get; } = ["independent", "joined", "one-process"];
 
     /// <summary>Every mode's name (the defaults, then the opt-in ones), indexed by <see cref="ProcessMode"/>.</summary>
-    public static IReadOnlyList<string> All { get; } = ["independent", "joined", "one-process", "joined-guests"];
+    public static IReadOnlyList<string> All { get; } = ["independent", "joined", "one-process", "joined-guests", "joined-local-sampling"];
 
     /// <summary>The mode of a name.</summary>
     /// <param name="name">A name of <see cref="Names"/> (any case).</param>
@@ -35,6 +41,7 @@ public static class ProcessModes
         "JOINED" => ProcessMode.Joined,
         "ONE-PROCESS" => ProcessMode.OneProcess,
         "JOINED-GUESTS" => ProcessMode.JoinedGuests,
+        "JOINED-LOCAL-SAMPLING" => ProcessMode.JoinedLocalSampling,
         _ => throw new ArgumentException($"Unknown mode '{name}'. Known: {string.Join(", ", All)}.", nameof(name)),
     };
 
@@ -46,5 +53,5 @@ public static class ProcessModes
     /// <summary>Whether the mode's children join a machine domain.</summary>
     /// <param name="mode">The mode.</param>
     /// <returns>Whether they do.</returns>
-    public static bool IsJoined(ProcessMode mode) => mode is ProcessMode.Joined or ProcessMode.JoinedGuests;
+    public static bool IsJoined(ProcessMode mode) => mode is ProcessMode.Joined or ProcessMode.JoinedGuests or ProcessMode.JoinedLocalSampling;
 }

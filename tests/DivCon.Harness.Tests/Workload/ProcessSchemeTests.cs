@@ -88,6 +88,7 @@ public sealed class ProcessSchemeTests
     [InlineData("JOINED", ProcessMode.Joined)]
     [InlineData(" one-process ", ProcessMode.OneProcess)]
     [InlineData("joined-guests", ProcessMode.JoinedGuests)]
+    [InlineData("joined-local-sampling", ProcessMode.JoinedLocalSampling)]
     public void Modes_parse_by_name(string name, ProcessMode mode)
     {
         Assert.Equal(mode, ProcessModes.Parse(name));
@@ -149,7 +150,9 @@ public sealed class ProcessSchemeTests
             }
 
             string completions = Assert.Single(Directory.GetFiles(folder, "independent-001-sumsq-1.csv"));
-            Assert.Equal(3, File.ReadAllLines(completions).Length);
+            // A header and the two runs asked for; the parent queues the next run as soon as one is done, so the child
+            // may also have finished the run nobody asked for before disposal killed it (one line more, never two).
+            Assert.InRange(File.ReadAllLines(completions).Length, 3, 4);
             Assert.Equal(["-"], scheme.DomainStatuses);
         }
         finally
