@@ -54,7 +54,8 @@ public sealed record MultiprogramSchedulerOptions
     /// online scalability estimate (<see cref="ProgramTaskScheduler.Estimate"/>; default 10 ms: a pass over the
     /// workers under the decision lock, microseconds). <see cref="Timeout.InfiniteTimeSpan"/> or
     /// <see cref="TimeSpan.Zero"/>: only at decisions. Sampling at decisions alone aliases with programs whose runs
-    /// last a multiple of the interval.
+    /// last a multiple of the interval. In a process joined to a machine domain the domain's longer interval applies
+    /// (<see cref="MachineDomainOptions.EstimatorSampleInterval"/>, 25 ms).
     /// </summary>
     public TimeSpan EstimatorSampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
 
