@@ -398,10 +398,17 @@ public sealed class MachineDomainMechanismTests
 
             rebalancer.SampleInterval = Timeout.InfiniteTimeSpan;
             Assert.Equal(TimeSpan.Zero, rebalancer.SampleInterval); // none between decisions
-            Thread.Sleep(50); // the wait under way (at most 5 ms) ends and the thread takes the change
-            int stopped = Volatile.Read(ref samples);
-            Thread.Sleep(200);
-            Assert.Equal(stopped, Volatile.Read(ref samples));
+            // The wait under way (at most 5 ms) may still end in a sample; then none for as long as the test looks. At
+            // 5 ms sampling a 100 ms look would see about 20, so the loop ends only once sampling has stopped.
+            var looking = System.Diagnostics.Stopwatch.StartNew();
+            int before;
+            do
+            {
+                before = Volatile.Read(ref samples);
+                Thread.Sleep(100);
+            }
+            while (Volatile.Read(ref samples) != before && looking.Elapsed < TestSchedulers.Timeout);
+            Assert.Equal(before, Volatile.Read(ref samples));
         }
         finally
         {
