@@ -47,13 +47,18 @@ public enum SchedulerLayout
 /// For the multiprogram layout: whether a CPU moved while its worker is inside a long task hands over to a standby
 /// worker (the default); false: the worker moves at its next task boundary, as with <c>--no-standby</c>.
 /// </param>
+/// <param name="EstimatorSampleIntervalMilliseconds">
+/// For the multiprogram layout: how often the estimator samples between decisions, in milliseconds; null: the
+/// scheduler's default (<see cref="MultiprogramSchedulerOptions.EstimatorSampleInterval"/>, 10 ms).
+/// </param>
 public sealed record SchemeDefinition(
     string Name,
     string Description,
     SchedulerLayout Layout,
     Func<IAllocationPolicy>? Policy = null,
     bool Repartitions = false,
-    bool Standby = true)
+    bool Standby = true,
+    int? EstimatorSampleIntervalMilliseconds = null)
 {
     /// <summary>Whether the scheme needs the programs' scalability profiles (the multiprogram layout does).</summary>
     public bool UsesProfiles => Layout == SchedulerLayout.Multiprogram;
@@ -131,6 +136,14 @@ public static class SchemeRegistry
         new("dynamic-no-standby", "dynamic without the standby worker per CPU: a busy worker moves at its next task boundary", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy(), Repartitions: true, Standby: false);
 
     /// <summary>
+    /// "dynamic-sampled-25ms" (a variant, not in the default list): <see cref="Dynamic"/> with its estimator sampling
+    /// every 25 ms instead of 10 ms, as a process joined to a machine domain does, so that the sampling thread's
+    /// wake-ups can be measured against <see cref="Dynamic"/> in the same interleaved run.
+    /// </summary>
+    public static SchemeDefinition DynamicSampled25 { get; } =
+        new("dynamic-sampled-25ms", "dynamic with the estimator sampling every 25 ms instead of 10 ms", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy(), Repartitions: true, EstimatorSampleIntervalMilliseconds: 25);
+
+    /// <summary>
     /// "isolated" (not selectable): the single-program baseline (C_SP), each program alone with the whole machine.
     /// The affinity scheduler, not the .NET pool, so that every scheme is normalised against the same baseline, the
     /// thesis's stand-alone configuration.
@@ -140,7 +153,7 @@ public static class SchemeRegistry
 
     private static readonly SchemeDefinition[] s_schemes = [OversubscribedFree, OversubscribedPinned, Shared, Default, Static, Dynamic, HillClimbing];
 
-    private static readonly SchemeDefinition[] s_variants = [TaskAvailability, DynamicNoStandby];
+    private static readonly SchemeDefinition[] s_variants = [TaskAvailability, DynamicNoStandby, DynamicSampled25];
 
     /// <summary>Every scheme of the comparison (the default of <c>--schemes</c>), in a fixed order.</summary>
     public static IReadOnlyList<SchemeDefinition> Schemes => s_schemes;

@@ -142,6 +142,9 @@ public sealed class WorkloadScheme : IWorkloadScheme
             EnableLending = _context.Lending,
             LendingPreference = _context.LendingPreference,
             MoveHandoverThreshold = _context.Standby && Definition.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
+            EstimatorSampleInterval = Definition.EstimatorSampleIntervalMilliseconds is { } ms
+                ? TimeSpan.FromMilliseconds(ms)
+                : new MultiprogramSchedulerOptions().EstimatorSampleInterval,
             TimeProvider = _context.Time,
         }));
         var index = new Dictionary<ProgramId, int>();

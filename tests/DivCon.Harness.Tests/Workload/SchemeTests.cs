@@ -155,6 +155,19 @@ public class SchemeTests
         Assert.Contains(variant.Name, Assert.Throws<ArgumentException>(() => SchemeRegistry.Find("fifo")).Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void The_sparsely_sampled_variant_is_dynamic_sampling_every_25_ms_and_selectable_by_name_only()
+    {
+        Assert.True(SchemeRegistry.TryFind("dynamic-sampled-25ms", out SchemeDefinition? variant));
+        Assert.Same(SchemeRegistry.DynamicSampled25, variant);
+        Assert.Equal(25, variant.EstimatorSampleIntervalMilliseconds);
+        Assert.Null(SchemeRegistry.Dynamic.EstimatorSampleIntervalMilliseconds);
+        Assert.Equal((SchemeRegistry.Dynamic.Layout, SchemeRegistry.Dynamic.Repartitions, SchemeRegistry.Dynamic.Standby), (variant.Layout, variant.Repartitions, variant.Standby));
+        Assert.IsType<LearnedScalabilityPolicy>(variant.Policy!());
+        Assert.DoesNotContain(variant.Name, SchemeRegistry.Names);
+        Assert.Contains(variant.Name, SchemeRegistry.SelectableNames);
+    }
+
     private static (IReadOnlyList<WorkloadProgram> Workload, SchemeContext Context) Setup(int programs)
     {
         HarnessMachine machine = HarnessMachine.Detect();
