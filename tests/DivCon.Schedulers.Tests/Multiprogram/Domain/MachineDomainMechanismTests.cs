@@ -352,8 +352,8 @@ public sealed class MachineDomainMechanismTests
     public void A_joined_process_samples_at_the_domain_interval_and_at_its_own_once_it_has_left()
     {
         var fake = new FakeCpuArbiter();
-        var joined = Create(fake, workers: 2, interval: TimeSpan.FromMilliseconds(100));
-        var a = joined.Register("a");
+        using var joined = Create(fake, workers: 2, interval: TimeSpan.FromMilliseconds(100)); // disposed twice: only the first does anything
+        using var a = joined.Register("a");
         Assert.True(joined.HasArbiter);
         Assert.Equal(MachineDomainOptions.DefaultEstimatorSampleInterval, joined.SampleInterval);
         a.Dispose();
