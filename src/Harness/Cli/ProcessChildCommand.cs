@@ -84,7 +84,7 @@ public static class ProcessChildCommand
                 {
                     Name = ChildLaunch.DomainName, Directory = launch.DomainDirectory, Guests = launch.Mode == ProcessMode.JoinedGuests,
                     EstimatorSampleInterval = launch.Mode == ProcessMode.JoinedLocalSampling
-                        ? new MultiprogramSchedulerOptions().EstimatorSampleInterval
+                        ? MultiprogramSchedulerOptions.DefaultEstimatorSampleInterval
                         : MachineDomainOptions.DefaultEstimatorSampleInterval,
                 },
             });

@@ -144,7 +144,7 @@ public sealed class WorkloadScheme : IWorkloadScheme
             MoveHandoverThreshold = _context.Standby && Definition.Standby ? MultiprogramSchedulerOptions.DefaultMoveHandoverThreshold : Timeout.InfiniteTimeSpan,
             EstimatorSampleInterval = Definition.EstimatorSampleIntervalMilliseconds is { } ms
                 ? TimeSpan.FromMilliseconds(ms)
-                : new MultiprogramSchedulerOptions().EstimatorSampleInterval,
+                : MultiprogramSchedulerOptions.DefaultEstimatorSampleInterval,
             TimeProvider = _context.Time,
         }));
         var index = new Dictionary<ProgramId, int>();

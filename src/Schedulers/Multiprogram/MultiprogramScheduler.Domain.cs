@@ -146,13 +146,12 @@ public sealed partial class MultiprogramScheduler
     /// <returns>The interval to sample at (zero or infinite: only at decisions).</returns>
     internal static TimeSpan SampleIntervalFor(TimeSpan local, TimeSpan? joined, bool earlyPending)
     {
-        static bool Samples(TimeSpan interval) => interval > TimeSpan.Zero && interval != Timeout.InfiniteTimeSpan;
-        if (joined is not { } domain || earlyPending || !Samples(local))
+        if (joined is not { } domain || earlyPending || !Rebalancer.IsPeriod(local))
         {
             return local;
         }
 
-        return !Samples(domain) ? Timeout.InfiniteTimeSpan : domain > local ? domain : local;
+        return !Rebalancer.IsPeriod(domain) ? Timeout.InfiniteTimeSpan : domain > local ? domain : local;
     }
 
     /// <summary>Under the gate: sets the rebalancer's sampling interval for the current state (<see cref="SampleIntervalFor"/>).</summary>

@@ -394,9 +394,12 @@ public sealed partial class MultiprogramScheduler
                     ReclaimLentCpus();
                     decided = true;
                 }
+
+                // IsDue gives up on a program that showed no work (no decision, which would update it otherwise); every
+                // other change of the pending programs is followed by a decision.
+                UpdateSampleInterval();
             }
 
-            UpdateSampleInterval(); // a program's early decision may have dropped it from the pending ones
             if (_arbiter is not null && !_domainDetached)
             {
                 // The domain client reports at once when a program became busy or idle; publishing at every sample

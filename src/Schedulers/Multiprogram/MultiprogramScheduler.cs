@@ -153,11 +153,9 @@ public sealed partial class MultiprogramScheduler : IDisposable, IAsyncDisposabl
         _historyCapacity = options.HistoryCapacity;
         _policy = new AllocationOverridePolicy(options.Policy ?? new LearnedScalabilityPolicy());
         _decider = new RebalanceDecider(_policy, Topology);
-        // The early decision is asked for at the estimator's samples, which are taken only between periodic decisions.
-        bool samples = options.EstimatorSampleInterval > TimeSpan.Zero && options.EstimatorSampleInterval != Timeout.InfiniteTimeSpan
-            && RebalanceInterval > TimeSpan.Zero && RebalanceInterval != Timeout.InfiniteTimeSpan && options.EstimatorSampleInterval < RebalanceInterval;
         _localSampleInterval = options.EstimatorSampleInterval;
-        _early = samples && _policy.Inner is LearnedScalabilityPolicy { DecidesEarly: true } ? new EarlyDecision() : null;
+        // The early decision is asked for at the estimator's samples, which are taken only between periodic decisions.
+        _early = Rebalancer.SamplesBetween(RebalanceInterval, options.EstimatorSampleInterval) && _policy.Inner is LearnedScalabilityPolicy { DecidesEarly: true } ? new EarlyDecision() : null;
         _idle = new WorkQueueSet(new IdleTaskScheduler(), _ => false, _victims);
         _idle.Close();
         LendingPreference = options.LendingPreference;

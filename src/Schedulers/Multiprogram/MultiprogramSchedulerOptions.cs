@@ -57,7 +57,10 @@ public sealed record MultiprogramSchedulerOptions
     /// last a multiple of the interval. In a process joined to a machine domain the domain's longer interval applies
     /// (<see cref="MachineDomainOptions.EstimatorSampleInterval"/>, 25 ms).
     /// </summary>
-    public TimeSpan EstimatorSampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
+    public TimeSpan EstimatorSampleInterval { get; init; } = DefaultEstimatorSampleInterval;
+
+    /// <summary>The default <see cref="EstimatorSampleInterval"/>: 10 ms.</summary>
+    public static readonly TimeSpan DefaultEstimatorSampleInterval = TimeSpan.FromMilliseconds(10);
 
     /// <summary>
     /// Whether an idle worker (its owner has no task anywhere, after spinning) serves another program with queued

@@ -42,7 +42,19 @@ internal sealed class Rebalancer : IDisposable
     }
 
     /// <summary>Whether interval decisions run at all.</summary>
-    public bool IsPeriodic => _interval > TimeSpan.Zero && _interval != Timeout.InfiniteTimeSpan;
+    public bool IsPeriodic => IsPeriod(_interval);
+
+    /// <summary>Whether a span is a period: positive and not infinite (zero and infinite mean "never").</summary>
+    /// <param name="span">The span.</param>
+    /// <returns>Whether it is one.</returns>
+    internal static bool IsPeriod(TimeSpan span) => span > TimeSpan.Zero && span != Timeout.InfiniteTimeSpan;
+
+    /// <summary>Whether samples are taken between decisions: both are periodic and samples come more often.</summary>
+    /// <param name="interval">The decisions' period.</param>
+    /// <param name="sampleInterval">The samples' period.</param>
+    /// <returns>Whether there are samples between decisions.</returns>
+    internal static bool SamplesBetween(TimeSpan interval, TimeSpan sampleInterval) =>
+        IsPeriod(interval) && IsPeriod(sampleInterval) && sampleInterval < interval;
 
     public void Start() => _thread.Start();
 
@@ -133,10 +145,7 @@ internal sealed class Rebalancer : IDisposable
 
     /// <summary>The sampling period in stopwatch ticks, or 0 when no samples are taken between decisions.</summary>
     private long TicksOf(TimeSpan sampleInterval) =>
-        IsPeriodic && _onSample is not null && sampleInterval > TimeSpan.Zero && sampleInterval != Timeout.InfiniteTimeSpan
-        && sampleInterval < _interval
-            ? (long)(sampleInterval.TotalSeconds * Stopwatch.Frequency)
-            : 0;
+        _onSample is not null && SamplesBetween(_interval, sampleInterval) ? (long)(sampleInterval.TotalSeconds * Stopwatch.Frequency) : 0;
 
     private void Run()
     {
