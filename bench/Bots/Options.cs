@@ -16,6 +16,9 @@ internal sealed class Options
 
     public string OutputDirectory { get; private set; } = "results-local";
 
+    /// <summary>Whether every variant runs in this process (<c>--in-process</c>) rather than each in a process of its own.</summary>
+    public bool InProcess { get; private set; }
+
     /// <summary>Parses <paramref name="args"/>.</summary>
     /// <exception cref="ArgumentException">An option is unknown, lacks its value or has a bad value (the message names it).</exception>
     public static Options Parse(IReadOnlyList<string> args)
@@ -49,8 +52,11 @@ internal sealed class Options
                     string directory = Value();
                     options.OutputDirectory = directory.Length > 0 ? directory : throw new ArgumentException("--out needs a directory.", nameof(args));
                     break;
+                case "--in-process":
+                    options.InProcess = true;
+                    break;
                 default:
-                    throw new ArgumentException($"unknown option '{name}' (--kernels, --rounds, --warmup, --size, --out).", nameof(args));
+                    throw new ArgumentException($"unknown option '{name}' (--kernels, --rounds, --warmup, --size, --out, --in-process).", nameof(args));
             }
         }
 

@@ -9,7 +9,9 @@ namespace DivCon.Bench.Bots;
 /// Times every variant of the chosen kernels: the sequential run gives the reference digest, each variant warms up,
 /// then each round runs every variant once, in an order rotated by one per round, from fresh input and after a full
 /// collection; every run's output is compared with the sequential one. Finally each DivCon variant runs once more,
-/// untimed, with a <see cref="PhaseAggregator"/> to count its task and inline nodes.
+/// untimed, with a <see cref="PhaseAggregator"/> to count its task and inline nodes. By default each variant runs in a
+/// process of its own (<see cref="VariantProcess"/>: the thread pool it runs on is shaped by its own code alone);
+/// <c>--in-process</c> runs them all in this one.
 /// </summary>
 internal sealed class Runner(Options options, TextWriter log)
 {
@@ -17,11 +19,14 @@ internal sealed class Runner(Options options, TextWriter log)
     /// <exception cref="InvalidOperationException">A variant's output differs from the sequential one.</exception>
     public async Task<IReadOnlyList<KernelResult>> RunAsync()
     {
-        using var workStealing = new WorkStealingTaskScheduler(Environment.ProcessorCount);
+        // In process only: the isolated children make their own.
+        using var workStealing = options.InProcess ? new WorkStealingTaskScheduler(Environment.ProcessorCount) : null;
         var results = new List<KernelResult>();
         foreach (string name in options.Kernels)
         {
-            results.Add(await MeasureAsync(KernelCatalog.Create(name, options.Size), workStealing).ConfigureAwait(false));
+            results.Add(options.InProcess
+                ? await MeasureAsync(KernelCatalog.Create(name, options.Size), workStealing!).ConfigureAwait(false)
+                : await MeasureIsolatedAsync(name).ConfigureAwait(false));
         }
 
         return results;
@@ -55,24 +60,74 @@ internal sealed class Runner(Options options, TextWriter log)
         return (seconds, cpuSeconds, kernel.Checksum());
     }
 
-    /// <summary>Measures one kernel (see the class remarks).</summary>
+    /// <summary>Measures one kernel in this process (see the class remarks): every variant on this process's thread pool.</summary>
     /// <exception cref="InvalidOperationException">A variant's output differs from the sequential one.</exception>
-    internal async Task<KernelResult> MeasureAsync(KernelCase kernel, TaskScheduler workStealing)
+    internal Task<KernelResult> MeasureAsync(KernelCase kernel, TaskScheduler workStealing) =>
+        MeasureAsync(
+            kernel,
+            variant =>
+            {
+                VariantProcess.Collect();
+                return RunMeasuredAsync(kernel, variant, workStealing);
+            },
+            async variant =>
+            {
+                var phases = new PhaseAggregator();
+                var (_, digest) = await RunOnceAsync(kernel, variant, workStealing, phases).ConfigureAwait(false);
+                return (phases.TaskNodes, phases.InlineNodes, digest);
+            });
+
+    /// <summary>
+    /// Measures kernel <paramref name="name"/> with every variant in a process of its own (<see cref="VariantProcess"/>),
+    /// driven through the same rounds as <see cref="MeasureAsync(KernelCase, TaskScheduler)"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">A variant's output differs from the sequential one, or a child failed.</exception>
+    internal async Task<KernelResult> MeasureIsolatedAsync(string name)
+    {
+        KernelCase kernel = KernelCatalog.Create(name, options.Size);
+        var children = new Dictionary<Variant, VariantProcess>();
+        try
+        {
+            foreach (Variant variant in kernel.Variants)
+            {
+                children[variant] = await VariantProcess.StartAsync(name, variant, options.Size).ConfigureAwait(false);
+            }
+
+            return await MeasureAsync(kernel, variant => children[variant].RunAsync(), variant => children[variant].NodesAsync()).ConfigureAwait(false);
+        }
+        finally
+        {
+            foreach (VariantProcess child in children.Values)
+            {
+                child.Dispose();
+            }
+        }
+    }
+
+    // The rounds (see the class remarks), whichever way a variant's run is made: run gives its wall and CPU seconds and
+    // its output's digest, observe its task and inline nodes and digest.
+    private async Task<KernelResult> MeasureAsync(
+        KernelCase kernel,
+        Func<Variant, Task<(double Seconds, double CpuSeconds, ulong Digest)>> run,
+        Func<Variant, Task<(long TaskNodes, long InlineNodes, ulong Digest)>> observe)
     {
         log.WriteLine($"{kernel.Name}: {kernel.Description}");
         var result = new KernelResult(kernel.Name, kernel.Description);
         IReadOnlyList<Variant> variants = kernel.Variants;
-        var (_, reference) = await RunOnceAsync(kernel, Variant.Sequential, workStealing).ConfigureAwait(false);
+        var (_, _, reference) = await run(Variant.Sequential).ConfigureAwait(false);
 
-        async Task<(double Seconds, double CpuSeconds)> TimedAsync(Variant variant, IDivideAndConquerObserver? observer = null)
+        void Check(Variant variant, ulong digest)
         {
-            Collect();
-            var (seconds, cpuSeconds, digest) = await RunMeasuredAsync(kernel, variant, workStealing, observer).ConfigureAwait(false);
             if (digest != reference)
             {
                 throw new InvalidOperationException($"{kernel.Name} {variant.Name()}: the result differs from the sequential one.");
             }
+        }
 
+        async Task<(double Seconds, double CpuSeconds)> TimedAsync(Variant variant)
+        {
+            var (seconds, cpuSeconds, digest) = await run(variant).ConfigureAwait(false);
+            Check(variant, digest);
             return (seconds, cpuSeconds);
         }
 
@@ -107,18 +162,11 @@ internal sealed class Runner(Options options, TextWriter log)
 
         foreach (Variant variant in variants.Where(v => v.IsDivCon()))
         {
-            var phases = new PhaseAggregator();
-            await TimedAsync(variant, phases).ConfigureAwait(false);
-            result.Nodes[variant] = (phases.TaskNodes, phases.InlineNodes);
+            var (taskNodes, inlineNodes, digest) = await observe(variant).ConfigureAwait(false);
+            Check(variant, digest);
+            result.Nodes[variant] = (taskNodes, inlineNodes);
         }
 
         return result;
-    }
-
-    private static void Collect()
-    {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
     }
 }

@@ -81,6 +81,65 @@ public sealed class RunnerTests
         Assert.Equal(KernelSize.Small, o.Size);
         Assert.Equal("x", o.OutputDirectory);
         Assert.Equal(KernelCatalog.Names, Options.Parse([]).Kernels);
+        Assert.False(o.InProcess);
+        Assert.True(Options.Parse(["--in-process"]).InProcess);
+    }
+
+    [Fact]
+    public async Task Isolated_variants_run_in_processes_of_their_own_through_the_same_rounds_and_node_counts()
+    {
+        var runner = new Runner(Options.Parse(["--rounds", "2", "--warmup", "0", "--size", "small"]), TextWriter.Null);
+        KernelResult result = await runner.MeasureIsolatedAsync("strassen");
+        foreach (Variant v in VariantNames.All)
+        {
+            Assert.Equal(2, result.Seconds[v].Count);
+            Assert.Equal(2, result.Positions[v].Distinct().Count());
+            Assert.All(result.CpuSeconds[v], cpu => Assert.True(cpu > 0, $"{v}: {cpu}"));
+        }
+
+        // The children's observed runs: 1 + 7 + 49 nodes, as in process.
+        Assert.Equal(57, result.Nodes[Variant.DivConWorkStealing].TaskNodes + result.Nodes[Variant.DivConWorkStealing].InlineNodes);
+    }
+
+    [Fact]
+    public void A_child_answers_ready_then_one_line_per_request_and_ends_with_its_input()
+    {
+        var output = new StringWriter();
+        int exit = VariantProcess.ServeChild(["--child", "sparselu", "divcon-ws", "small"], new StringReader("run\nnodes\n"), output);
+        string[] lines = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        Assert.Equal(0, exit);
+        Assert.Equal(3, lines.Length);
+        Assert.Equal("ready", lines[0]);
+        string[] run = lines[1].Split(' ');
+        Assert.Equal("ok", run[0]);
+        Assert.True(double.Parse(run[1], System.Globalization.CultureInfo.InvariantCulture) > 0, lines[1]);
+        string[] nodes = lines[2].Split(' ');
+        Assert.Equal("nodes", nodes[0]);
+        Assert.Equal(run[3], nodes[3]);   // the same output digest, timed or observed
+    }
+
+    [Theory]
+    [InlineData("health", "divcon", "small", "run", "health")]
+    [InlineData("fft", "divcon-seq", "small", "run", "divcon-seq")]
+    [InlineData("sort", "divcon-seqloops", "small", "run", "divcon-seqloops")]   // only the FFT has it
+    [InlineData("sort", "divcon", "huge", "run", "huge")]
+    [InlineData("sort", "sequential", "small", "frobnicate", "frobnicate")]
+    public void A_child_with_a_bad_argument_or_request_answers_an_error_naming_it_and_exits_1(string kernel, string variant, string size, string request, string named)
+    {
+        var output = new StringWriter();
+        int exit = VariantProcess.ServeChild(["--child", kernel, variant, size], new StringReader(request + "\n"), output);
+        string last = output.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)[^1];
+        Assert.Equal(1, exit);
+        Assert.StartsWith("error ", last, StringComparison.Ordinal);
+        Assert.Contains(named, last, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_child_that_cannot_start_fails_the_measurement_naming_the_kernel_and_the_variant_and_its_error()
+    {
+        var e = await Assert.ThrowsAsync<InvalidOperationException>(() => VariantProcess.StartAsync("health", Variant.TaskRun, KernelSize.Small));
+        Assert.Contains("health task-run", e.Message, StringComparison.Ordinal);
+        Assert.Contains("Unknown kernel", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
