@@ -16,8 +16,8 @@ internal sealed class Options
 
     public string OutputDirectory { get; private set; } = "results-local";
 
-    /// <summary>Whether every variant runs in this process (<c>--in-process</c>) rather than each in a process of its own.</summary>
-    public bool InProcess { get; private set; }
+    /// <summary>Whether each variant runs in a process of its own (<c>--isolated</c>) rather than all in this one.</summary>
+    public bool Isolated { get; private set; }
 
     /// <summary>Parses <paramref name="args"/>.</summary>
     /// <exception cref="ArgumentException">An option is unknown, lacks its value or has a bad value (the message names it).</exception>
@@ -52,11 +52,11 @@ internal sealed class Options
                     string directory = Value();
                     options.OutputDirectory = directory.Length > 0 ? directory : throw new ArgumentException("--out needs a directory.", nameof(args));
                     break;
-                case "--in-process":
-                    options.InProcess = true;
+                case "--isolated":
+                    options.Isolated = true;
                     break;
                 default:
-                    throw new ArgumentException($"unknown option '{name}' (--kernels, --rounds, --warmup, --size, --out, --in-process).", nameof(args));
+                    throw new ArgumentException($"unknown option '{name}' (--kernels, --rounds, --warmup, --size, --out, --isolated).", nameof(args));
             }
         }
 

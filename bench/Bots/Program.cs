@@ -1,6 +1,6 @@
 using DivCon.Bench.Bots;
 
-// dotnet run -c Release --project bench/Bots -- [--kernels sort,fft,...] [--rounds 5] [--warmup 1] [--size small|bots] [--out DIR] [--in-process]
+// dotnet run -c Release --project bench/Bots -- [--kernels sort,fft,...] [--rounds 5] [--warmup 1] [--size small|bots] [--out DIR] [--isolated]
 if (args.Length > 0 && args[0] == VariantProcess.ChildFlag)
 {
     return VariantProcess.ServeChild(args, Console.In, Console.Out);

@@ -19,7 +19,7 @@ internal static class Report
         text.AppendLine(Inv($"- load average at the end: {LoadAverage()}"));
         text.AppendLine(Inv($"- commit: {Commit()}"));
         text.AppendLine(Inv($"- command: `{commandLine}`"));
-        text.AppendLine(Inv($"- size: {options.Size.ToString().ToLowerInvariant()}, {options.Rounds} rounds after {options.Warmups} warm-up run(s) of every variant, variants in rotated order, {(options.InProcess ? "all in one process (--in-process)" : "each in a process of its own")}"));
+        text.AppendLine(Inv($"- size: {options.Size.ToString().ToLowerInvariant()}, {options.Rounds} rounds after {options.Warmups} warm-up run(s) of every variant, variants in rotated order, {(options.Isolated ? "each in a process of its own (--isolated)" : "all in one process")}"));
         text.AppendLine().AppendLine("Ratio = median time / median sequential time, with the 99% Student-t interval of the per-round ratios in brackets; " +
             "DivCon / best TPL compares with the faster TPL idiom by median (in brackets: which). Every run's output equalled the sequential one bit for bit. " +
             "Nodes: task nodes / inline nodes of one run observed by a `PhaseAggregator` (nested runs included). " +

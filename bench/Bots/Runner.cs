@@ -9,9 +9,9 @@ namespace DivCon.Bench.Bots;
 /// Times every variant of the chosen kernels: the sequential run gives the reference digest, each variant warms up,
 /// then each round runs every variant once, in an order rotated by one per round, from fresh input and after a full
 /// collection; every run's output is compared with the sequential one. Finally each DivCon variant runs once more,
-/// untimed, with a <see cref="PhaseAggregator"/> to count its task and inline nodes. By default each variant runs in a
-/// process of its own (<see cref="VariantProcess"/>: the thread pool it runs on is shaped by its own code alone);
-/// <c>--in-process</c> runs them all in this one.
+/// untimed, with a <see cref="PhaseAggregator"/> to count its task and inline nodes. All variants run in this process
+/// (sharing its thread pool, its machine code and its heap); with <c>--isolated</c> each runs in a process of its own
+/// (<see cref="VariantProcess"/>; README.md, "One process per variant", says what each way costs).
 /// </summary>
 internal sealed class Runner(Options options, TextWriter log)
 {
@@ -20,13 +20,13 @@ internal sealed class Runner(Options options, TextWriter log)
     public async Task<IReadOnlyList<KernelResult>> RunAsync()
     {
         // In process only: the isolated children make their own.
-        using var workStealing = options.InProcess ? new WorkStealingTaskScheduler(Environment.ProcessorCount) : null;
+        using var workStealing = options.Isolated ? null : new WorkStealingTaskScheduler(Environment.ProcessorCount);
         var results = new List<KernelResult>();
         foreach (string name in options.Kernels)
         {
-            results.Add(options.InProcess
-                ? await MeasureAsync(KernelCatalog.Create(name, options.Size), workStealing!).ConfigureAwait(false)
-                : await MeasureIsolatedAsync(name).ConfigureAwait(false));
+            results.Add(options.Isolated
+                ? await MeasureIsolatedAsync(name).ConfigureAwait(false)
+                : await MeasureAsync(KernelCatalog.Create(name, options.Size), workStealing!).ConfigureAwait(false));
         }
 
         return results;

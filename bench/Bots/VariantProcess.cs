@@ -8,15 +8,14 @@ using DivCon.Skeletons;
 namespace DivCon.Bench.Bots;
 
 /// <summary>
-/// One variant of one kernel in a process of its own, driven over its standard streams, so that each variant runs on
-/// the thread pool its own code shapes (as BenchmarkDotNet runs each benchmark in its own process).
+/// One variant of one kernel in a process of its own (<c>--isolated</c>), driven over its standard streams, so that
+/// each variant runs on the thread pool its own code shapes, as BenchmarkDotNet runs each benchmark in its own process.
 /// </summary>
 /// <remarks>
 /// <para>Why: in one process every variant shares the .NET thread pool, and what one variant does to it stays for the
-/// next. <c>Parallel.Invoke</c> waits inside pool threads, and the pool answers blocking with more threads; a
-/// sequential run on a pool thread holds that thread for seconds. On the 2-CPU VM the pool grew from 2 to 7-11
-/// threads within the first rounds, and every variant that ran after on the pool ran among idle threads that spin
-/// before they sleep.</para>
+/// next (<c>Parallel.Invoke</c> waits inside pool threads, and the pool answers with more threads). The price: each
+/// child compiles and lays out its own code and heap, and on the 2-CPU VM that moved the same kernel's CPU time by up to
+/// 1.5 times between children (README.md, "One process per variant"), so isolation is not the default.</para>
 /// <para>Protocol, one line each way per request. The child starts with
 /// <c>--child KERNEL VARIANT SIZE</c>, builds its kernel and answers <c>ready</c>. Then, per line it reads:
 /// <c>run</c>: a full collection, one timed run from fresh input, answered <c>ok SECONDS CPU DIGEST</c> (wall and

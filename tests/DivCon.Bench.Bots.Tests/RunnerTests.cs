@@ -81,14 +81,14 @@ public sealed class RunnerTests
         Assert.Equal(KernelSize.Small, o.Size);
         Assert.Equal("x", o.OutputDirectory);
         Assert.Equal(KernelCatalog.Names, Options.Parse([]).Kernels);
-        Assert.False(o.InProcess);
-        Assert.True(Options.Parse(["--in-process"]).InProcess);
+        Assert.False(o.Isolated);
+        Assert.True(Options.Parse(["--isolated"]).Isolated);
     }
 
     [Fact]
     public async Task Isolated_variants_run_in_processes_of_their_own_through_the_same_rounds_and_node_counts()
     {
-        var runner = new Runner(Options.Parse(["--rounds", "2", "--warmup", "0", "--size", "small"]), TextWriter.Null);
+        var runner = new Runner(Options.Parse(["--rounds", "2", "--warmup", "0", "--size", "small", "--isolated"]), TextWriter.Null);
         KernelResult result = await runner.MeasureIsolatedAsync("strassen");
         foreach (Variant v in VariantNames.All)
         {
