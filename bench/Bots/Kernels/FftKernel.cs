@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons;
 
 namespace DivCon.Bench.Bots.Kernels;
@@ -140,6 +141,7 @@ internal sealed class FftKernel : KernelCase
     // ---- the sequential pieces shared by every variant ----
 
     // Even points of the input to the first half of the output, odd points to the second half, for i in [from, to).
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private static void Unshuffle(FftJob job, int from, int to)
     {
         int half = job.N / 2;
@@ -151,6 +153,7 @@ internal sealed class FftKernel : KernelCase
     }
 
     // After the halves were transformed into In: the butterflies for i in [from, to) into Out.
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private void Twiddle(FftJob job, int from, int to)
     {
         int half = job.N / 2;
@@ -164,6 +167,7 @@ internal sealed class FftKernel : KernelCase
         }
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private bool TransformSequential(FftJob job)
     {
         if (job.N == 1)

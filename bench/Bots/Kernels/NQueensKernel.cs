@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons;
 
 namespace DivCon.Bench.Bots.Kernels;
@@ -85,6 +86,7 @@ internal sealed class NQueensKernel : KernelCase
         };
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private long CountSequential(Board board)
     {
         if (board.Rows == _n)
@@ -164,6 +166,7 @@ internal sealed class NQueensKernel : KernelCase
         public bool IsDeadEnd => Rows < 0;
 
         /// <summary>The board with a queen in <paramref name="column"/> of the next row, or null if two queens attack.</summary>
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         public Board? TryPlace(int column)
         {
             var next = new byte[Rows + 1];
@@ -173,6 +176,7 @@ internal sealed class NQueensKernel : KernelCase
         }
 
         // The suite's test: no two queens share a column or a diagonal (every pair).
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         private static bool Safe(byte[] columns)
         {
             for (int i = 0; i < columns.Length; i++)

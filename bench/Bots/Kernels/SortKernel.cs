@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons;
 
 namespace DivCon.Bench.Bots.Kernels;
@@ -106,6 +107,7 @@ internal sealed class SortKernel : KernelCase
     // ---- the sequential pieces shared by every variant ----
 
     /// <summary>Quicksort of a[low..high] (inclusive), median-of-three pivot, insertion sort for short ranges.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     internal static void QuickSort(int[] a, int low, int high)
     {
         while (high - low >= InsertionCutoff)
@@ -140,6 +142,7 @@ internal sealed class SortKernel : KernelCase
 
     // Hoare partition around the median of the first, middle and last elements: afterwards a[low..cut] <= pivot <=
     // a[cut+1..high], and low <= cut < high because the pivot is one of the range's values.
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private static int Partition(int[] a, int low, int high)
     {
         int x = a[low], y = a[low + ((high - low) / 2)], z = a[high];
@@ -192,6 +195,7 @@ internal sealed class SortKernel : KernelCase
         MergeSequential(Whole(job));
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
     private static void MergeSequential(MergeJob job)
     {
         if (!job.IsLarge)
@@ -343,6 +347,7 @@ internal sealed class SortKernel : KernelCase
         }
 
         /// <summary>Merges sequentially; always true (the programs' unit result).</summary>
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         public bool MergeSequentially()
         {
             int i = A0, j = B0, k = At;

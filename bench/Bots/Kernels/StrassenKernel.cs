@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using DivCon.Skeletons;
 
 namespace DivCon.Bench.Bots.Kernels;
@@ -173,6 +174,7 @@ internal sealed class StrassenKernel : KernelCase
 
         public int N => n;
 
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         public Product[] Split()
         {
             int h = n / 2;
@@ -214,6 +216,7 @@ internal sealed class StrassenKernel : KernelCase
             ];
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         public bool Combine()
         {
             int h = n / 2;
@@ -237,6 +240,7 @@ internal sealed class StrassenKernel : KernelCase
             return true;
         }
 
+        [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
         public bool MultiplyDirectly()
         {
             for (int i = 0; i < n; i++)
