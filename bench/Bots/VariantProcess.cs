@@ -57,7 +57,16 @@ internal sealed class VariantProcess : IDisposable
             info.ArgumentList.Add(arg);
         }
 
-        var process = Process.Start(info) ?? throw new InvalidOperationException($"{kernel} {variant.Name()}: the child process did not start.");
+        Process process;
+        try
+        {
+            process = Process.Start(info) ?? throw new InvalidOperationException($"{kernel} {variant.Name()}: the child process did not start.");
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            throw new InvalidOperationException($"{kernel} {variant.Name()}: the child process did not start: {e.Message}", e);
+        }
+
         var child = new VariantProcess(process, $"{kernel} {variant.Name()}");
         process.ErrorDataReceived += (_, e) =>
         {
@@ -90,6 +99,9 @@ internal sealed class VariantProcess : IDisposable
 
         return child;
     }
+
+    /// <summary>The child's process id.</summary>
+    internal int ProcessId => _process.Id;
 
     /// <summary>One timed run in the child: wall seconds, the child's CPU seconds, the output's digest.</summary>
     /// <exception cref="InvalidOperationException">The child failed or ended (its error is in the message).</exception>
@@ -216,8 +228,16 @@ internal sealed class VariantProcess : IDisposable
 
     private async Task<string[]> RequestAsync(string request, string answer, int fields)
     {
-        await _process.StandardInput.WriteLineAsync(request).ConfigureAwait(false);
-        await _process.StandardInput.FlushAsync().ConfigureAwait(false);
+        try
+        {
+            await _process.StandardInput.WriteLineAsync(request).ConfigureAwait(false);
+            await _process.StandardInput.FlushAsync().ConfigureAwait(false);
+        }
+        catch (IOException)
+        {
+            throw Failure(null);   // the child has gone: its input is a broken pipe
+        }
+
         string reply = await ReadReplyAsync().ConfigureAwait(false);
         string[] parts = reply.Split(' ');
         return parts.Length == fields && parts[0] == answer ? parts : throw Failure(reply);

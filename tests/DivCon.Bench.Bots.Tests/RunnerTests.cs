@@ -135,6 +135,22 @@ public sealed class RunnerTests
     }
 
     [Fact]
+    public async Task A_child_that_dies_fails_its_next_request_naming_the_kernel_and_the_variant()
+    {
+        using VariantProcess child = await VariantProcess.StartAsync("nqueens", Variant.DivCon, KernelSize.Small);
+        var (seconds, _, _) = await child.RunAsync();
+        Assert.True(seconds > 0);
+        using (var process = System.Diagnostics.Process.GetProcessById(child.ProcessId))
+        {
+            process.Kill();
+            await process.WaitForExitAsync();
+        }
+
+        var e = await Assert.ThrowsAsync<InvalidOperationException>(() => child.RunAsync());
+        Assert.Contains("nqueens divcon: the child process ended", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task A_child_that_cannot_start_fails_the_measurement_naming_the_kernel_and_the_variant_and_its_error()
     {
         var e = await Assert.ThrowsAsync<InvalidOperationException>(() => VariantProcess.StartAsync("health", Variant.TaskRun, KernelSize.Small));
