@@ -40,13 +40,7 @@ internal sealed class Options
                     options.Warmups = Integer(name, Value(), 0, 100);
                     break;
                 case "--size":
-                    string size = Value();
-                    options.Size = size switch
-                    {
-                        "small" => KernelSize.Small,
-                        "bots" => KernelSize.Bots,
-                        _ => throw new ArgumentException($"--size must be small or bots, not '{size}'.", nameof(args)),
-                    };
+                    options.Size = ParseSize(Value(), name);
                     break;
                 case "--out":
                     string directory = Value();
@@ -62,6 +56,15 @@ internal sealed class Options
 
         return options;
     }
+
+    /// <summary>Parses a kernel size (<c>small</c> or <c>bots</c>), the value of <paramref name="name"/>.</summary>
+    /// <exception cref="ArgumentException">Neither (the message names <paramref name="name"/> and the value).</exception>
+    internal static KernelSize ParseSize(string value, string name) => value switch
+    {
+        "small" => KernelSize.Small,
+        "bots" => KernelSize.Bots,
+        _ => throw new ArgumentException($"{name} must be small or bots, not '{value}'.", nameof(value)),
+    };
 
     private static string[] ParseKernels(string value)
     {

@@ -67,7 +67,7 @@ internal sealed class Runner(Options options, TextWriter log)
             kernel,
             variant =>
             {
-                VariantProcess.Collect();
+                Collect();
                 return RunMeasuredAsync(kernel, variant, workStealing);
             },
             async variant =>
@@ -102,6 +102,14 @@ internal sealed class Runner(Options options, TextWriter log)
                 child.Dispose();
             }
         }
+    }
+
+    /// <summary>The full collection before every timed run, in this process or in a child.</summary>
+    internal static void Collect()
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
     }
 
     // The rounds (see the class remarks), whichever way a variant's run is made: run gives its wall and CPU seconds and

@@ -45,14 +45,16 @@ internal sealed class VariantProcess : IDisposable
     /// <exception cref="InvalidOperationException">The child could not start or ended before it was ready (its error is in the message).</exception>
     public static async Task<VariantProcess> StartAsync(string kernel, Variant variant, KernelSize size)
     {
-        var info = new ProcessStartInfo(Self().File)
+        string what = $"{kernel} {variant.Name()}";
+        (string file, IReadOnlyList<string> prefix) = Self();
+        var info = new ProcessStartInfo(file)
         {
             RedirectStandardInput = true,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (string arg in Self().Prefix.Concat([ChildFlag, kernel, variant.Name(), size.ToString().ToLowerInvariant()]))
+        foreach (string arg in prefix.Concat([ChildFlag, kernel, variant.Name(), size.ToString().ToLowerInvariant()]))
         {
             info.ArgumentList.Add(arg);
         }
@@ -60,14 +62,14 @@ internal sealed class VariantProcess : IDisposable
         Process process;
         try
         {
-            process = Process.Start(info) ?? throw new InvalidOperationException($"{kernel} {variant.Name()}: the child process did not start.");
+            process = Process.Start(info) ?? throw new InvalidOperationException($"{what}: the child process did not start.");
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            throw new InvalidOperationException($"{kernel} {variant.Name()}: the child process did not start: {e.Message}", e);
+            throw new InvalidOperationException($"{what}: the child process did not start: {e.Message}", e);
         }
 
-        var child = new VariantProcess(process, $"{kernel} {variant.Name()}");
+        var child = new VariantProcess(process, what);
         process.ErrorDataReceived += (_, e) =>
         {
             if (e.Data is { } line)
@@ -156,12 +158,7 @@ internal sealed class VariantProcess : IDisposable
                 throw new ArgumentException($"usage: {ChildFlag} KERNEL VARIANT SIZE", nameof(args));
             }
 
-            KernelCase kernel = KernelCatalog.Create(args[1], args[3] switch
-            {
-                "small" => KernelSize.Small,
-                "bots" => KernelSize.Bots,
-                _ => throw new ArgumentException($"size must be small or bots, not '{args[3]}'.", nameof(args)),
-            });
+            KernelCase kernel = KernelCatalog.Create(args[1], Options.ParseSize(args[3], "size"));
             Variant variant = kernel.Variants.FirstOrDefault(v => v.Name() == args[2], (Variant)(-1));
             if (!kernel.Variants.Contains(variant))
             {
@@ -177,7 +174,7 @@ internal sealed class VariantProcess : IDisposable
                 switch (request)
                 {
                     case "run":
-                        Collect();
+                        Runner.Collect();
                         var (seconds, cpuSeconds, digest) = Runner.RunMeasuredAsync(kernel, variant, scheduler).GetAwaiter().GetResult();
                         Reply(output, string.Create(CultureInfo.InvariantCulture, $"ok {seconds:R} {cpuSeconds:R} {digest:x16}"));
                         break;
@@ -198,14 +195,6 @@ internal sealed class VariantProcess : IDisposable
             Reply(output, "error " + e.GetType().Name + ": " + e.Message.ReplaceLineEndings(" "));
             return 1;
         }
-    }
-
-    /// <summary>A full collection before a timed run (the in-process runner does the same).</summary>
-    internal static void Collect()
-    {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
     }
 
     private static void Reply(TextWriter output, string line)
