@@ -83,6 +83,7 @@ public static class SimulateMixesCommand
         var fairness = OptionTable.Number("--fairness", "dynamic: the alpha of its objective, in [0, 2] (the policy's fairness).", 0.5, atLeast: 0);
         var lendingOrder = OptionTable.Flag("--lending-order", "dynamic: idle cores are lent where a busy core adds most to its objective (the policy's OrdersLending), not round-robin.");
         var earlyDecision = OptionTable.Flag("--early-decision", "dynamic: decide again 10-20 ms after a program arrives, once its estimator has seen it work (the policy's DecidesEarly).");
+        var noBursts = OptionTable.Flag("--no-bursts-first", "dynamic: no bursts first (the policy's PrioritisesBursts off): workers of programs wide all the time do not serve other programs' wide phases first.");
         var moveThreshold = OptionTable.Number("--move-threshold", "dynamic: the net gain a single-core move must bring (the policy's moveThreshold).", 0.01, atLeast: 0);
         var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);
         var name = OptionTable.FolderName("--name", "Results subfolder. [default: simulated-mixes-<mixes>-s<seed>]", null);
@@ -90,7 +91,7 @@ public static class SimulateMixesCommand
         var command = new Command("simulate-mixes",
             "Every simulated scheme on many generated multiprogram mixes (random programs, sizes, arrivals and departures) and the thesis's mixes, at several core counts; per-mix CSV and an aggregate table.")
         {
-            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, parallel, name, outRoot,
+            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, parallel, name, outRoot,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -117,15 +118,16 @@ public static class SimulateMixesCommand
                 throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--fairness must be in [0, 2], not {alpha}."));
             }
 
-            bool ordered = parse.GetValue(lendingOrder), early = parse.GetValue(earlyDecision);
+            bool ordered = parse.GetValue(lendingOrder), early = parse.GetValue(earlyDecision), bursts = !parse.GetValue(noBursts);
             var dynamicPolicy = new DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy(moveThreshold: threshold, fairness: alpha, lendingCredit: credit)
             {
                 OrdersLending = ordered,
                 DecidesEarly = early,
+                PrioritisesBursts = bursts,
             };
             var defaultPolicy = new DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy();
             bool customPolicy = credit != defaultPolicy.LendingCredit || alpha != defaultPolicy.Fairness || threshold != defaultPolicy.MoveThreshold ||
-                ordered != defaultPolicy.OrdersLending || early != defaultPolicy.DecidesEarly;
+                ordered != defaultPolicy.OrdersLending || early != defaultPolicy.DecidesEarly || bursts != defaultPolicy.PrioritisesBursts;
             var options = new SimulationOptions
             {
                 Seed = seedValue,
@@ -165,7 +167,7 @@ public static class SimulateMixesCommand
                 $"machine model: {options.Machine?.ToString() ?? "none (the traces' durations only)"}",
                 string.Create(CultureInfo.InvariantCulture, $"standby handover {options.StandbyHandover}, lending {options.Lending}{(options.LendingPreference != LendingPreference.RoundRobin ? $" ({parse.GetValue(lendingPreference)} first)" : "")}, decisions every {options.RebalanceInterval.TotalMilliseconds} ms, outlier clamping {clampValue}"),
                 .. (customPolicy
-                    ? new[] { string.Create(CultureInfo.InvariantCulture, $"dynamic's policy: lending credit {credit}, fairness {alpha}, move threshold {threshold}{(ordered ? ", lending order" : "")}{(early ? ", early decision" : "")}") }
+                    ? new[] { string.Create(CultureInfo.InvariantCulture, $"dynamic's policy: lending credit {credit}, fairness {alpha}, move threshold {threshold}{(ordered ? ", lending order" : "")}{(early ? ", early decision" : "")}{(bursts ? "" : ", no bursts first")}") }
                     : Array.Empty<string>()),
                 $"programs drawn from: {string.Join(", ", drawFrom)}",
                 "traces: " + string.Join(", ", traces.OrderBy(t => t.Key.Item2).ThenBy(t => t.Key.Item1, StringComparer.Ordinal).Select(t => Path.GetRelativePath(".", t.Value.Path))),

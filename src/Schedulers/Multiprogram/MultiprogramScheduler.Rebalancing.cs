@@ -252,6 +252,7 @@ public sealed partial class MultiprogramScheduler
         _early?.Decided(TimeProvider.GetElapsedTime(_createdAt, now));
         UpdateSampleInterval(); // after arrivals (Register decides), early decisions and leaving the domain
         ApplyLendingOrder(snapshot);
+        ApplyBurstRoles(snapshot, decision);
         PublishToDomain(snapshot);
         decision = decision with { Time = TimeProvider.GetElapsedTime(_createdAt, decision.Timestamp) };
         Interlocked.Increment(ref _decisions); // Interlocked: read lock-free by DecisionCount.
@@ -295,6 +296,32 @@ public sealed partial class MultiprogramScheduler
 
         // The snapshot lists the programs in _programs' order (BuildSnapshot), so its indices are _programs' indices.
         _director.SetLendingOrder([.. order.Select(i => _programs[i].Queues)]);
+    }
+
+    /// <summary>
+    /// Under the gate: the burst roles of the decision just made from <paramref name="snapshot"/>
+    /// (<see cref="AllocationDecision.BurstRoles"/>) go to the director, which the workers ask at every boundary
+    /// (bursts first, [B1] / [B2] in Workers/README.md); a decision without them (another policy, time sharing, a machine
+    /// domain's grant) clears them, and a skipped decision leaves them as they were (the previous decision stands).
+    /// </summary>
+    private void ApplyBurstRoles(AllocationSnapshot snapshot, RebalanceEvent decision)
+    {
+        if (decision.Skipped)
+        {
+            return;
+        }
+
+        if (_decider.LastAppliedDecision is not { BurstRoles: { } roles } applied || !ReferenceEquals(applied.Snapshot, snapshot) ||
+            roles.Count != _programs.Length)
+        {
+            _director.SetBurstRoles([], []);
+            return;
+        }
+
+        // The snapshot lists the programs in _programs' order (BuildSnapshot), so its indices are _programs' indices.
+        _director.SetBurstRoles(
+            [.. Enumerable.Range(0, roles.Count).Where(i => roles[i] == BurstRole.Bursty).Select(i => _programs[i].Queues)],
+            [.. Enumerable.Range(0, roles.Count).Where(i => roles[i] == BurstRole.Yields).Select(i => _programs[i].Queues)]);
     }
 
     /// <summary>

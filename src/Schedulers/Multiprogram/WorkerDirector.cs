@@ -16,6 +16,7 @@ internal sealed class WorkerDirector : IWorkerDirector
     private bool _ordered; // whether _sets is in a decision's lending order (scan from the first) or not (round-robin)
     private WorkerPool? _pool;
     private int _cursor;
+    private BurstParts _bursts = BurstParts.None; // the last decision's burst roles (copy on write)
 
     public WorkerDirector(bool lending, WorkQueueSet idle, LendingPreference preference = LendingPreference.RoundRobin)
     {
@@ -46,6 +47,45 @@ internal sealed class WorkerDirector : IWorkerDirector
     {
         Volatile.Write(ref _sets, ordered); // Release: the array is complete before workers read it.
         Volatile.Write(ref _ordered, true);
+    }
+
+    /// <summary>
+    /// Bursts first: the sets of the programs a decision made bursty and of those it made yield
+    /// (<see cref="Model.AllocationDecision.BurstRoles"/>); empty arrays when it gave none.
+    /// </summary>
+    /// <param name="bursty">The bursty programs' sets, in registration order.</param>
+    /// <param name="yielding">The yielding programs' sets.</param>
+    public void SetBurstRoles(WorkQueueSet[] bursty, WorkQueueSet[] yielding) =>
+        Volatile.Write(ref _bursts, bursty.Length == 0 ? BurstParts.None : new BurstParts(bursty, yielding)); // Release: complete arrays.
+
+    /// <inheritdoc />
+    public WorkQueueSet? BurstFor(WorkQueueSet serving)
+    {
+        BurstParts parts = Volatile.Read(ref _bursts); // Acquire: pairs with SetBurstRoles.
+        return parts.Yielding.Length != 0 && Array.IndexOf(parts.Yielding, serving) >= 0 ? BurstWithWork(parts.Bursty) : null;
+    }
+
+    /// <inheritdoc />
+    public bool StaysForBurst(WorkQueueSet home, WorkQueueSet serving)
+    {
+        BurstParts parts = Volatile.Read(ref _bursts);
+        return parts.Yielding.Length != 0 && Array.IndexOf(parts.Yielding, home) >= 0 && Array.IndexOf(parts.Bursty, serving) >= 0
+            && !serving.LooksEmpty();
+    }
+
+    // The first bursty set with queued tasks, in registration order (one burst finishes early rather than all late);
+    // null when none has any.
+    private static WorkQueueSet? BurstWithWork(WorkQueueSet[] bursty)
+    {
+        foreach (WorkQueueSet set in bursty)
+        {
+            if (!set.LooksEmpty())
+            {
+                return set;
+            }
+        }
+
+        return null;
     }
 
     /// <summary>
@@ -89,6 +129,13 @@ internal sealed class WorkerDirector : IWorkerDirector
         else if (!_lending && !stopping)
         {
             return null;
+        }
+
+        // Bursts first: an idle worker of this process goes to a bursty program with queued tasks before any other.
+        if (guests is null && !stopping && Volatile.Read(ref _bursts) is { Bursty.Length: > 0 } parts &&
+            BurstWithWork(parts.Bursty) is { } burst && !ReferenceEquals(burst, home))
+        {
+            return burst;
         }
 
         if (_preference != LendingPreference.RoundRobin)
@@ -203,5 +250,11 @@ internal sealed class WorkerDirector : IWorkerDirector
         }
 
         return _idle.IsQuiescent;
+    }
+
+    // The two arrays are replaced together, so a reader never pairs one decision's bursty sets with another's yielding ones.
+    private sealed record BurstParts(WorkQueueSet[] Bursty, WorkQueueSet[] Yielding)
+    {
+        public static readonly BurstParts None = new([], []);
     }
 }

@@ -2,7 +2,7 @@ namespace DivCon.Schedulers.Workers;
 
 /// <summary>
 /// What a multiprogram scheduler tells idle workers: where else there is work (lending) and when every set is done
-/// (exit at stop). Called on worker threads, only on the idle path, never while a task runs.
+/// (exit at stop); and, at task boundaries, where a burst goes first. Called on worker threads, never while a task runs.
 /// </summary>
 internal interface IWorkerDirector
 {
@@ -22,6 +22,26 @@ internal interface IWorkerDirector
     /// <param name="worker">The lent worker.</param>
     /// <returns>Whether it may take another task of the set it serves.</returns>
     bool KeepsLoan(Worker worker);
+
+    /// <summary>
+    /// Bursts first ([B1]), asked by the server at every task boundary: the set to serve from this boundary instead of
+    /// <paramref name="serving"/>, when <paramref name="serving"/> is a program that yields to bursts and a bursty
+    /// program has queued tasks; otherwise <see langword="null"/> (the common case: one read when no program has a
+    /// part).
+    /// </summary>
+    /// <param name="serving">The set the worker serves now.</param>
+    /// <returns>A bursty program's set with queued tasks, or <see langword="null"/>.</returns>
+    WorkQueueSet? BurstFor(WorkQueueSet serving);
+
+    /// <summary>
+    /// Bursts first ([B2]): whether a worker lent from <paramref name="home"/> keeps serving <paramref name="serving"/>
+    /// although its home has queued tasks: the home yields to bursts, and <paramref name="serving"/> is a bursty
+    /// program that still has queued tasks.
+    /// </summary>
+    /// <param name="home">The home the worker is lent from.</param>
+    /// <param name="serving">The set it serves.</param>
+    /// <returns>Whether the loan outlasts the home's own work for now.</returns>
+    bool StaysForBurst(WorkQueueSet home, WorkQueueSet serving);
 
     /// <summary>The server of a CPU is about to block at home (<paramref name="asleep"/>) or has just woken from it.</summary>
     /// <param name="worker">The server.</param>

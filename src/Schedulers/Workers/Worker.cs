@@ -208,6 +208,11 @@ internal sealed class Worker : IDisposable
                 order.Arrive(); // [A] The first boundary at which this CPU serves the order's home (or stays lent from it).
             }
 
+            if (_pool.Director?.BurstFor(queues) is { } burst)
+            {
+                queues = YieldToBurst(home, burst); // [B1] Serving a program that yields while a bursty one has queued tasks.
+            }
+
             Task? task = queues.TryTake(Index, ref _random) ?? Spin(queues, home);
             if (task is not null)
             {
@@ -280,11 +285,31 @@ internal sealed class Worker : IDisposable
     }
 
     /// <summary>
-    /// Lent and staying so: the home this worker lent itself from has still nothing queued ([L2]), and the director
-    /// keeps the loan (a guest's CPU holder is still idle, [L3]).
+    /// Lent and staying so: the home this worker lent itself from has still nothing queued ([L2]) or yields to the
+    /// burst it serves, which still has queued tasks ([B2]); and the director keeps the loan (a guest's CPU holder is
+    /// still idle, [L3]).
     /// </summary>
     private bool StaysLent(WorkQueueSet home) =>
-        ReferenceEquals(_lentFrom, home) && home.LooksEmpty() && (_pool.Director?.KeepsLoan(this) ?? true);
+        ReferenceEquals(_lentFrom, home)
+        && (home.LooksEmpty() || _pool.Director?.StaysForBurst(home, _queues) == true) // [L2], or [B2]
+        && (_pool.Director?.KeepsLoan(this) ?? true);
+
+    /// <summary>
+    /// Yield to a burst ([B1]): the set served yields to bursts and a bursty program has queued tasks, so from this
+    /// boundary the worker serves that program, lent from its home ([Q] drains its deque to the set it leaves). It
+    /// stays while the burst has queued tasks ([B2]), then goes home or lends itself as any lent worker.
+    /// </summary>
+    private WorkQueueSet YieldToBurst(WorkQueueSet home, WorkQueueSet burst)
+    {
+        if (ReferenceEquals(burst, home))
+        {
+            return GoHome(home); // lent from a bursty home to a yielding program: the burst is at home
+        }
+
+        _lentFrom = home;
+        MoveTo(burst);
+        return burst;
+    }
 
     /// <summary>
     /// Return: lent and the borrower ran dry (or a move arrived while spinning). Guard: idle and not at home. Only

@@ -31,6 +31,9 @@ internal sealed partial class Simulation
     private readonly EarlyDecision? _early;
     private readonly List<SimulatedEstimate> _estimates = [];
 
+    // The last placed decision's burst roles by program number (policies README, "Bursts first"); null: none.
+    private BurstRole[]? _burstRoles;
+
     private void OnDecisionTick()
     {
         if (_runningPrograms == 0)
@@ -93,6 +96,18 @@ internal sealed partial class Simulation
             order.Count == states.Count)
         {
             _lendOrder = [.. order.Select(i => states[i].Id.Value)];
+        }
+
+        // Bursts first (the policy's roles, as the mechanism applies them: MultiprogramScheduler.ApplyBurstRoles).
+        _burstRoles = null;
+        if (_decider.LastAppliedDecision is { BurstRoles: { } roles } placed && ReferenceEquals(placed.Snapshot, snapshot) &&
+            roles.Count == states.Count)
+        {
+            _burstRoles = new BurstRole[_programs.Length];
+            for (int i = 0; i < states.Count; i++)
+            {
+                _burstRoles[states[i].Id.Value] = roles[i];
+            }
         }
 
         foreach (var move in decision.Moves)

@@ -774,12 +774,28 @@ internal sealed partial class Simulation
                     _moveCount++;
                     Arrive(t.Core, t.PendingCost);
                 }
-                else if (_sets[t.Home].Queued > 0)
+                else if (_sets[t.Home].Queued > 0 && !StaysForBurst(t))
                 {
                     // Lent, and home has work again: go home.
                     Drain(t);
                     t.Serving = t.Home;
                     t.Lent = false;
+                }
+            }
+
+            if (_lending && RoleOf(t.Serving) == BurstRole.Yields && BurstWithWork() is int burst and >= 0)
+            {
+                // Bursts first: a worker serving a yielding program serves a bursty one's queued tasks from this
+                // boundary (its deque drained to the program it leaves, as every move of the mechanism's does).
+                Drain(t);
+                if (burst == t.Home)
+                {
+                    t.Serving = t.Home;
+                    t.Lent = false;
+                }
+                else
+                {
+                    return LendTo(t, burst);
                 }
             }
         }
@@ -805,7 +821,12 @@ internal sealed partial class Simulation
             // Lend to another program with queued tasks, as the mechanism's director: in the last decision's lending
             // order when the policy gave one, else scanning from a rotating cursor; under a lending preference, the
             // runs in progress first (see LendingPreference).
-            int target = LendTarget(t.Home);
+            int target = BurstWithWork();
+            if (target < 0)
+            {
+                target = LendTarget(t.Home);
+            }
+
             if (target >= 0)
             {
                 return LendTo(t, target);
@@ -814,6 +835,34 @@ internal sealed partial class Simulation
 
         MakeIdle(t);
         return false;
+    }
+
+    private BurstRole RoleOf(int program) => _burstRoles is { } roles ? roles[program] : BurstRole.None;
+
+    /// <summary>
+    /// Lent from a yielding home to a bursty program that still has queued tasks: the loan outlasts the home's own
+    /// work (the mechanism's <c>Worker.StaysLent</c>).
+    /// </summary>
+    private bool StaysForBurst(SimThread t) =>
+        RoleOf(t.Home) == BurstRole.Yields && RoleOf(t.Serving) == BurstRole.Bursty && _sets[t.Serving].Queued > 0;
+
+    /// <summary>The earliest registered bursty program with queued tasks (the mechanism's director); -1 when there is none.</summary>
+    private int BurstWithWork()
+    {
+        if (_burstRoles is not { } roles)
+        {
+            return -1;
+        }
+
+        for (int s = 0; s < roles.Length; s++)
+        {
+            if (roles[s] == BurstRole.Bursty && _sets[s].Queued > 0)
+            {
+                return s;
+            }
+        }
+
+        return -1;
     }
 
     /// <summary>

@@ -131,6 +131,8 @@ internal sealed class StarvationGuard
                 .Append(decision.Snapshot.Programs[b].Id).Append(" from ").Append(decision.Snapshot.Programs[donor].Id);
         }
 
+        // A corrected or time-shared decision keeps the lending order but no burst roles: while turns decide who runs,
+        // a burst must not take a turn's worker.
         return note.Length == 0
             ? decision
             : new AllocationDecision(decision.Policy, decision.Snapshot, cores, usedFastPath: false, decision.Explanation + note) { LendingOrder = decision.LendingOrder };

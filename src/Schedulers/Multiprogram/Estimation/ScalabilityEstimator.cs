@@ -300,6 +300,7 @@ internal sealed class ScalabilityEstimator
         {
             Age = TimeSpan.FromSeconds(_age),
             Progress = double.IsNaN(_progress) ? 1 : _progress,
+            WorkByDemand = _window > 0 ? (double[])_work.Clone() : null,
         };
     }
 }
@@ -316,6 +317,45 @@ public sealed class ScalabilityEstimate
         ObservedCoreSeconds = observedCoreSeconds;
         IsSettled = settled;
         PhaseChanges = phaseChanges;
+    }
+
+    // [k] for k = 1..n: the window's decayed core-seconds done at demand k ([0] unused); null before any work.
+    internal double[]? WorkByDemand { get; init; }
+
+    /// <summary>
+    /// How bursty the program is beside <paramref name="cores"/> home cores: the share of its time, run alone on the
+    /// whole machine, spent with more than <paramref name="cores"/> tasks available (its wide phases). From the
+    /// window's observed work only (the prior does not count): 0 for a program that never had more than
+    /// <paramref name="cores"/> tasks, 1 for one that always had, and 1 before any work is observed.
+    /// </summary>
+    /// <param name="cores">Home cores, 0 to <see cref="CoreCount"/>.</param>
+    /// <returns>The share, in [0, 1].</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="cores"/> is outside [0, <see cref="CoreCount"/>].</exception>
+    public double BurstShare(int cores)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(cores);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(cores, CoreCount);
+        if (WorkByDemand is not { } work)
+        {
+            return 1;
+        }
+
+        // Alone on n cores, the work done at demand k (k <= n) runs k tasks at a time: it takes work[k] / k.
+        double wide = 0, all = 0;
+        for (int k = 1; k < work.Length; k++)
+        {
+            if (work[k] > 0)
+            {
+                double time = work[k] / k;
+                all += time;
+                if (k > cores)
+                {
+                    wide += time;
+                }
+            }
+        }
+
+        return all > 0 ? wide / all : 1;
     }
 
     /// <summary>The largest core count of the estimate (the machine's cores).</summary>

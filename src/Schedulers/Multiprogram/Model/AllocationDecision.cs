@@ -77,6 +77,14 @@ public sealed class AllocationDecision
     /// </summary>
     public IReadOnlyList<int>? LendingOrder { get; init; }
 
+    /// <summary>
+    /// Each program's part in "bursts first" until the next decision, in <see cref="AllocationSnapshot.Programs"/>
+    /// order: a worker serving a <see cref="BurstRole.Yields"/> program serves a <see cref="BurstRole.Bursty"/> one
+    /// with queued tasks from its next task boundary, and idle cores are lent to bursty programs first;
+    /// <see langword="null"/>: no program has a part (every worker serves its home, then lends round-robin).
+    /// </summary>
+    public IReadOnlyList<BurstRole>? BurstRoles { get; init; }
+
     /// <summary>Cores per program, in <see cref="AllocationSnapshot.Programs"/> order.</summary>
     public IReadOnlyList<int> Cores { get; }
 
@@ -105,6 +113,25 @@ public sealed class AllocationDecision
     /// <inheritdoc />
     public override string ToString() =>
         $"{Policy}: {string.Join(", ", Allocations.Select(a => $"{a.Id}={a.Cores}"))}";
+}
+
+/// <summary>A program's part in "bursts first" (<see cref="AllocationDecision.BurstRoles"/>).</summary>
+public enum BurstRole
+{
+    /// <summary>Neither: its workers serve it, and are lent, as usual.</summary>
+    None = 0,
+
+    /// <summary>
+    /// Wide only now and then (its wide phases take a small share of its time): while it has queued tasks, workers
+    /// serving a <see cref="Yields"/> program serve it instead, and idle cores are lent to it first.
+    /// </summary>
+    Bursty = 1,
+
+    /// <summary>
+    /// Wide nearly all the time, and not far behind the other programs' progress: its workers serve a
+    /// <see cref="Bursty"/> program's queued tasks before its own; it gets the cores back when the burst is done.
+    /// </summary>
+    Yields = 2,
 }
 
 /// <summary>The number of cores a decision gives one program.</summary>

@@ -130,6 +130,16 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     public bool OrdersLending { get; init; }
 
     /// <summary>
+    /// Whether decisions carry "bursts first" roles (<see cref="AllocationDecision.BurstRoles"/>; default
+    /// <see langword="true"/>): a program whose wide phases take a small share of its time has, while it has queued
+    /// tasks, the workers of programs that are wide nearly all the time, and idle cores first. A saturated program
+    /// turns any core into work, so what it yields to a burst it gets back afterwards, while the burst finishes sooner
+    /// (shortest job first, applied to phases); a saturated program well behind the others' progress does not yield.
+    /// The thresholds and the reasoning: policies README, "Bursts first".
+    /// </summary>
+    public bool PrioritisesBursts { get; init; } = true;
+
+    /// <summary>
     /// Whether the scheduler (and the simulator) decides again once a newly registered program has shown its first
     /// work, 10-20 ms after its registration (a <see cref="RebalanceReason.FirstSignal"/> decision), instead of leaving
     /// its registration's blind split to the next interval decision. Needs
@@ -203,6 +213,7 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})")
         {
             LendingOrder = OrdersLending ? LendingOrderOf(snapshot) : null,
+            BurstRoles = PrioritisesBursts ? BurstPriority.Classify(snapshot, cores) : null,
         };
     }
 

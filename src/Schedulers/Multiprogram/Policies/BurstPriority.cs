@@ -1,0 +1,83 @@
+using DivCon.Schedulers.Multiprogram.Estimation;
+using DivCon.Schedulers.Multiprogram.Model;
+
+namespace DivCon.Schedulers.Multiprogram.Policies;
+
+/// <summary>
+/// "Bursts first": which programs' wide phases go before which programs' work, from each program's estimate and its
+/// home cores (policies README, "Bursts first"). Pure: plain data in, roles out.
+/// </summary>
+/// <remarks>
+/// A program whose demand exceeds its homes only a small share of the time (<see cref="ScalabilityEstimate.BurstShare"/>
+/// below <see cref="BurstyBelow"/>: a sort in its merges, a program with sequential sweeps) is <see cref="BurstRole.Bursty"/>;
+/// one whose demand exceeds its homes nearly all the time (at least <see cref="SaturatedFrom"/>: many short runs, a
+/// flat loop) <see cref="BurstRole.Yields"/>, unless its recent progress (<see cref="ScalabilityEstimate.Progress"/>)
+/// is below <see cref="YieldFloor"/> of the best-served program's. A saturated program turns every core it is given
+/// into work, so the core time it yields to a burst it gets back when the burst is over (the bursty program's homes
+/// are lent in its narrow phases): to first order its throughput is unchanged, while the burst, and with it the bursty
+/// program's run, finishes sooner. Shortest job first, applied to phases; the floor keeps the yielding program from
+/// being served far worse than the rest. Idle cores, too, go to bursty programs before the others; among several
+/// bursts, the earliest registered program's first, so that one burst finishes early rather than all late (first
+/// come, first served beats sharing for equal jobs).
+/// </remarks>
+internal static class BurstPriority
+{
+    /// <summary>A program is bursty below this burst share on its homes (0.4).</summary>
+    public const double BurstyBelow = 0.4;
+
+    /// <summary>A program is saturated from this burst share on its homes (0.7).</summary>
+    public const double SaturatedFrom = 0.7;
+
+    /// <summary>A saturated program yields only while its progress is at least this share of the best-served program's (0.5).</summary>
+    public const double YieldFloor = 0.5;
+
+    /// <summary>
+    /// The roles for a decision's allocation, or <see langword="null"/> when no program is bursty. Only programs with a
+    /// settled estimate and homes short of the machine take part.
+    /// </summary>
+    /// <param name="snapshot">The workload the decision was made from.</param>
+    /// <param name="cores">The decision's cores per program, in snapshot order.</param>
+    /// <returns>A role per program, in snapshot order; or null.</returns>
+    /// <exception cref="ArgumentException">The counts do not match the programs.</exception>
+    public static BurstRole[]? Classify(AllocationSnapshot snapshot, IReadOnlyList<int> cores)
+    {
+        AllocationScoring.CheckArguments(snapshot, cores);
+        int m = snapshot.Programs.Count;
+        if (m < 2)
+        {
+            return null;
+        }
+
+        double bestProgress = 0;
+        foreach (var program in snapshot.Programs)
+        {
+            if (program.Estimate is { } estimate)
+            {
+                bestProgress = Math.Max(bestProgress, estimate.Progress);
+            }
+        }
+
+        var roles = new BurstRole[m];
+        bool anyBursty = false;
+        for (int i = 0; i < m; i++)
+        {
+            if (snapshot.Programs[i].Estimate is not { IsSettled: true } estimate || cores[i] >= snapshot.CoreCount)
+            {
+                continue;
+            }
+
+            double share = estimate.BurstShare(cores[i]);
+            if (share > 0 && share < BurstyBelow)
+            {
+                roles[i] = BurstRole.Bursty;
+                anyBursty = true;
+            }
+            else if (share >= SaturatedFrom && estimate.Progress >= YieldFloor * bestProgress)
+            {
+                roles[i] = BurstRole.Yields;
+            }
+        }
+
+        return anyBursty ? roles : null;
+    }
+}
