@@ -28,6 +28,16 @@ internal static class TestSchedulers
         return new WorkStealingTaskScheduler(workers);
     }
 
+    /// <summary>Raises <paramref name="target"/> to <paramref name="value"/> if that is larger (several tasks report at once).</summary>
+    public static void InterlockedMax(ref int target, int value)
+    {
+        int seen = Volatile.Read(ref target);
+        while (value > seen && Interlocked.CompareExchange(ref target, value, seen) is int now && now != seen)
+        {
+            seen = now;
+        }
+    }
+
     public static Task Start(this TaskScheduler scheduler, Action action) =>
         Task.Factory.StartNew(action, CancellationToken.None, TaskCreationOptions.None, scheduler);
 

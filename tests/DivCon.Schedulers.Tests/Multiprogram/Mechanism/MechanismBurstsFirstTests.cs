@@ -59,7 +59,7 @@ public sealed class MechanismBurstsFirstTests
         Task[] tasks = [.. Enumerable.Range(0, count).Select(_ => program.Start(() =>
         {
             int now = Interlocked.Increment(ref running);
-            InterlockedMax(ref most, now);
+            TestSchedulers.InterlockedMax(ref most, now);
             Thread.Sleep(20); // long enough for every worker to reach a boundary and see the burst
             Interlocked.Decrement(ref running);
         }))];
@@ -154,20 +154,5 @@ public sealed class MechanismBurstsFirstTests
         director.SetBurstRoles([], []);
         Assert.Null(director.BurstFor(yielding));
         Assert.False(director.StaysForBurst(yielding, first));
-    }
-
-    private static void InterlockedMax(ref int target, int value)
-    {
-        int seen = Volatile.Read(ref target);
-        while (value > seen)
-        {
-            int previous = Interlocked.CompareExchange(ref target, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
-        }
     }
 }

@@ -22,7 +22,7 @@ public sealed class MechanismLendingTests
             rendezvous.Signal();
             Assert.True(rendezvous.Wait(TestSchedulers.Timeout), "Not all four tasks ran at once: no lending.");
             int lent = scheduler.GetWorkerAssignments().Count(w => w.Owner == idle.ProgramId && w.Serving == busy.ProgramId);
-            InterlockedMax(ref lentSeen, lent);
+            TestSchedulers.InterlockedMax(ref lentSeen, lent);
         }))];
         Assert.True(Task.WaitAll(together, TestSchedulers.Timeout));
         Assert.Equal(2, lentSeen);
@@ -75,7 +75,7 @@ public sealed class MechanismLendingTests
         int awayWhileBlocked = -1;
         Task[] tasks = [.. Enumerable.Range(0, 6).Select(_ => busy.Start(() =>
         {
-            InterlockedMax(ref maxServingB, scheduler.GetWorkerAssignments().Count(w => w.Serving == busy.ProgramId));
+            TestSchedulers.InterlockedMax(ref maxServingB, scheduler.GetWorkerAssignments().Count(w => w.Serving == busy.ProgramId));
             if (!started.IsSet)
             {
                 started.Signal();
@@ -96,15 +96,5 @@ public sealed class MechanismLendingTests
         Assert.True(Task.WaitAll(tasks, TestSchedulers.Timeout));
         Assert.Equal(0, awayWhileBlocked);
         Assert.Equal(2, Volatile.Read(ref maxServingB));
-    }
-
-    private static void InterlockedMax(ref int target, int value)
-    {
-        int seen = Volatile.Read(ref target);
-        // CAS loop: several tasks report at once; keep the largest.
-        while (value > seen && Interlocked.CompareExchange(ref target, value, seen) is int now && now != seen)
-        {
-            seen = now;
-        }
     }
 }
