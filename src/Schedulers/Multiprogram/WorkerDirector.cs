@@ -61,8 +61,9 @@ internal sealed class WorkerDirector : IWorkerDirector
     /// <inheritdoc />
     public WorkQueueSet? BurstFor(WorkQueueSet serving)
     {
+        // Bursts first is lending at a boundary: off with lending (as in the simulator).
         BurstParts parts = Volatile.Read(ref _bursts); // Acquire: pairs with SetBurstRoles.
-        return parts.Yielding.Length != 0 && Array.IndexOf(parts.Yielding, serving) >= 0 ? BurstWithWork(parts.Bursty) : null;
+        return _lending && parts.Yielding.Length != 0 && Array.IndexOf(parts.Yielding, serving) >= 0 ? BurstWithWork(parts.Bursty) : null;
     }
 
     /// <inheritdoc />

@@ -154,5 +154,10 @@ public sealed class MechanismBurstsFirstTests
         director.SetBurstRoles([], []);
         Assert.Null(director.BurstFor(yielding));
         Assert.False(director.StaysForBurst(yielding, first));
+
+        // Without lending there is no bursts first either.
+        var noLending = new WorkerDirector(lending: false, idle) { Sets = [first, second, yielding, other] };
+        noLending.SetBurstRoles([first, second], [yielding]);
+        Assert.Null(noLending.BurstFor(yielding));
     }
 }
