@@ -52,7 +52,11 @@ internal sealed class AllocationOverridePolicy : IAllocationPolicy
             AllocationDecision decision = Inner.Allocate(snapshot);
             return new AllocationDecision(
                 decision.Policy, snapshot, decision.Cores, decision.UsedFastPath,
-                $"explicit allocation dropped ({starved} has tasks and no worker); {decision.Explanation}");
+                $"explicit allocation dropped ({starved} has tasks and no worker); {decision.Explanation}")
+            {
+                LendingOrder = decision.LendingOrder,
+                BurstRoles = decision.BurstRoles,
+            };
         }
 
         int[] cores = [.. snapshot.Programs.Select(p => _override.GetValueOrDefault(p.Id))];

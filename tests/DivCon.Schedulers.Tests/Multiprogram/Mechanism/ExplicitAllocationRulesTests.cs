@@ -48,6 +48,35 @@ public sealed class ExplicitAllocationRulesTests
         Assert.Equal("equal", policy.Name);
     }
 
+    /// <summary>An equal split that also orders lending and gives burst roles.</summary>
+    private sealed class OrderingPolicy : IAllocationPolicy
+    {
+        public string Name => "ordering";
+
+        public AllocationDecision Allocate(AllocationSnapshot snapshot) =>
+            new(Name, snapshot, new EqualSharePolicy().Allocate(snapshot).Cores, usedFastPath: false, "split")
+            {
+                LendingOrder = [1, 0],
+                BurstRoles = [BurstRole.Bursty, BurstRole.Yields],
+            };
+
+        public bool IsStillValid(AllocationSnapshot current, AllocationDecision previous) => false;
+    }
+
+    [Fact]
+    public void A_dropped_explicit_allocation_keeps_the_policys_lending_order_and_burst_roles()
+    {
+        var policy = new AllocationOverridePolicy(new OrderingPolicy());
+        policy.Set(new Dictionary<ProgramId, int> { [P0] = 2, [P1] = 0 });
+        var busy = new AllocationSnapshot(2, [new ProgramState(P0, 1.5, 4, 2), new ProgramState(P1, 1.5, 3, 0)]);
+
+        AllocationDecision decided = policy.Allocate(busy);
+
+        Assert.StartsWith("explicit allocation dropped", decided.Explanation, StringComparison.Ordinal);
+        Assert.Equal([1, 0], decided.LendingOrder);
+        Assert.Equal([BurstRole.Bursty, BurstRole.Yields], decided.BurstRoles);
+    }
+
     [Fact]
     public void Pinned_cpus_outside_the_allowed_set_are_named()
     {
