@@ -90,18 +90,17 @@ internal sealed partial class Simulation
             return;
         }
 
-        // The policy's lending order, as the mechanism applies it (MultiprogramScheduler.ApplyLendingOrder): the
-        // snapshot's indices are the present programs in order, so they map to program numbers through the states.
-        if (_decider.LastAppliedDecision is { LendingOrder: { } order } applied && ReferenceEquals(applied.Snapshot, snapshot) &&
-            order.Count == states.Count)
+        // The policy's lending order and burst roles, as the mechanism applies them (MultiprogramScheduler's
+        // ApplyLendingOrder and ApplyBurstRoles): the snapshot's indices are the present programs in order, so they map
+        // to program numbers through the states. A decision without an order keeps the last one; without roles, none.
+        var placed = _decider.LastAppliedDecision is { } last && ReferenceEquals(last.Snapshot, snapshot) ? last : null;
+        if (placed?.LendingOrder is { } order && order.Count == states.Count)
         {
             _lendOrder = [.. order.Select(i => states[i].Id.Value)];
         }
 
-        // Bursts first (the policy's roles, as the mechanism applies them: MultiprogramScheduler.ApplyBurstRoles).
         _burstRoles = null;
-        if (_decider.LastAppliedDecision is { BurstRoles: { } roles } placed && ReferenceEquals(placed.Snapshot, snapshot) &&
-            roles.Count == states.Count)
+        if (placed?.BurstRoles is { } roles && roles.Count == states.Count)
         {
             _burstRoles = new BurstRole[_programs.Length];
             for (int i = 0; i < states.Count; i++)

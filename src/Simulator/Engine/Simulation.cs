@@ -787,16 +787,11 @@ internal sealed partial class Simulation
             {
                 // Bursts first: a worker serving a yielding program serves a bursty one's queued tasks from this
                 // boundary (its deque drained to the program it leaves, as every move of the mechanism's does).
+                // Never its own home: a worker lent from a bursty home with queued tasks went home just above (in the
+                // mechanism a race can get there, and Worker.YieldToBurst goes home then).
+                System.Diagnostics.Debug.Assert(burst != t.Home, "A bursty home with queued tasks already took its worker back.");
                 Drain(t);
-                if (burst == t.Home)
-                {
-                    t.Serving = t.Home;
-                    t.Lent = false;
-                }
-                else
-                {
-                    return LendTo(t, burst);
-                }
+                return LendTo(t, burst);
             }
         }
 
