@@ -52,18 +52,28 @@ public sealed class MechanismBurstsFirstTests
         }
     }
 
-    /// <summary>The most of <paramref name="count"/> tasks of <paramref name="program"/> that ran at the same time.</summary>
-    private static int Burst(ProgramTaskScheduler program, int count)
+    /// <summary>
+    /// The most of <paramref name="count"/> tasks of <paramref name="program"/> that ran at the same time. Each task
+    /// waits, up to <paramref name="patience"/>, until <paramref name="meet"/> of them are running at once (a wait on an
+    /// event, not a sleep: as soon as they meet, every task returns), so the count does not depend on the machine's load.
+    /// </summary>
+    private static int Burst(ProgramTaskScheduler program, int count, int meet, TimeSpan patience)
     {
         int running = 0, most = 0;
+        using var met = new ManualResetEventSlim();
         Task[] tasks = [.. Enumerable.Range(0, count).Select(_ => program.Start(() =>
         {
             int now = Interlocked.Increment(ref running);
             TestSchedulers.InterlockedMax(ref most, now);
-            Thread.Sleep(20); // long enough for every worker to reach a boundary and see the burst
+            if (now >= meet)
+            {
+                met.Set();
+            }
+
+            met.Wait(patience);
             Interlocked.Decrement(ref running);
         }))];
-        Assert.True(Task.WaitAll(tasks, TestSchedulers.Timeout), "The burst did not finish.");
+        Assert.True(Task.WaitAll(tasks, TestSchedulers.Timeout), $"The burst did not finish: its tasks waited for {meet} of them to run at once, and {Volatile.Read(ref most)} did.");
         return most;
     }
 
@@ -84,8 +94,9 @@ public sealed class MechanismBurstsFirstTests
                 () => scheduler.GetWorkerAssignments().Count(w => w.Serving == saturated.ProgramId) == 4, TestSchedulers.Timeout),
                 "a's idle workers were not lent to b.");
 
-            // Eight 20 ms tasks of a: its own two workers come home, and b's two serve the burst too.
-            Assert.Equal(4, Burst(bursty, 8));
+            // Eight tasks of a that wait for four of them to run at once: its own two workers come home, and b's two
+            // serve the burst too (without them the tasks would wait out the whole timeout and meet only two).
+            Assert.Equal(4, Burst(bursty, 8, meet: 4, TestSchedulers.Timeout));
             Assert.Equal((2, 2), (bursty.CurrentCores, saturated.CurrentCores)); // yielding never changes ownership
 
             // The burst is over: b is served by all four again (its own two home, a's two lent once a is idle).
@@ -116,8 +127,9 @@ public sealed class MechanismBurstsFirstTests
             Assert.True(SpinWait.SpinUntil(
                 () => scheduler.GetWorkerAssignments().Count(w => w.Serving == saturated.ProgramId) == 4, TestSchedulers.Timeout));
 
-            // b always has queued work, so its own workers never idle and never lend themselves: a has its two.
-            Assert.Equal(2, Burst(bursty, 8));
+            // b always has queued work, so its own workers never idle and never lend themselves: a has its two. Each of
+            // a's tasks waits up to 50 ms for a third to join it; none does.
+            Assert.Equal(2, Burst(bursty, 8, meet: 3, TimeSpan.FromMilliseconds(50)));
         }
         finally
         {
