@@ -4,7 +4,8 @@
 // Judges one scheme's rerun of simulate-mixes against a stored run's other schemes: the rerun's rows of that scheme
 // replace the stored ones (the other schemes do not use its policy, so their figures stand), and the aggregate is
 // MixAggregate's (wins, near-best, geo-mean and worst STP over the best other scheme), per core count. Also prints the
-// thesis mixes' STP and ANTT against the best other scheme, and every generated mix where the scheme is not near-best.
+// thesis mixes' STP and ANTT against the best other scheme, and every generated mix where the scheme is not near-best,
+// with both schemes' worst NTT (the worst-served program's: a higher STP bought by starving one program shows there).
 // Usage: dotnet run scripts/compare-mixes.cs -c Release -- <stored folder> <rerun folder> [scheme=dynamic]
 // e.g.  dotnet run scripts/compare-mixes.cs -c Release -- results/simulated-mixes-50-s1 results/dynamic-rerun
 using System.Globalization;
@@ -49,7 +50,7 @@ foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
         if (mix.Key.StartsWith("thesis", StringComparison.Ordinal) || !near)
         {
             Console.WriteLine(string.Create(inv,
-                $"  {(near ? "   " : "NOT")} {mix.Key,-14} STP {own.Stp:0.000} vs {best.Scheme} {best.Stp:0.000} ({own.Stp / best.Stp:0.000}); ANTT {own.Antt:0.000} vs best other {others.Min(o => o.Antt):0.000}"));
+                $"  {(near ? "   " : "NOT")} {mix.Key,-14} STP {own.Stp:0.000} vs {best.Scheme} {best.Stp:0.000} ({own.Stp / best.Stp:0.000}); ANTT {own.Antt:0.000} vs best other {others.Min(o => o.Antt):0.000}; worst NTT {own.WorstNtt:0.00} vs {best.WorstNtt:0.00}"));
         }
     }
 }
