@@ -84,6 +84,9 @@ public static class SimulateMixesCommand
         var lendingOrder = OptionTable.Flag("--lending-order", "dynamic: idle cores are lent where a busy core adds most to its objective (the policy's OrdersLending), not round-robin.");
         var earlyDecision = OptionTable.Flag("--early-decision", "dynamic: decide again 10-20 ms after a program arrives, once its estimator has seen it work (the policy's DecidesEarly).");
         var noBursts = OptionTable.Flag("--no-bursts-first", "dynamic: no bursts first (the policy's PrioritisesBursts off): workers of programs wide all the time do not serve other programs' wide phases first.");
+        var longRuns = OptionTable.Number("--long-runs-first",
+            "dynamic, a what-if of the simulator: a run that has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's long runs first; needs run lengths, which only the simulator knows). 0 = off; else at least 1.",
+            0, atLeast: 0, unit: "mean runs");
         var moveThreshold = OptionTable.Number("--move-threshold", "dynamic: the net gain a single-core move must bring (the policy's moveThreshold).", 0.01, atLeast: 0);
         var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);
         var name = OptionTable.FolderName("--name", "Results subfolder. [default: simulated-mixes-<mixes>-s<seed>]", null);
@@ -91,7 +94,7 @@ public static class SimulateMixesCommand
         var command = new Command("simulate-mixes",
             "Every simulated scheme on many generated multiprogram mixes (random programs, sizes, arrivals and departures) and the thesis's mixes, at several core counts; per-mix CSV and an aggregate table.")
         {
-            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, parallel, name, outRoot,
+            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, longRuns, parallel, name, outRoot,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -118,6 +121,12 @@ public static class SimulateMixesCommand
                 throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--fairness must be in [0, 2], not {alpha}."));
             }
 
+            double longRunsFactor = parse.GetValue(longRuns);
+            if (longRunsFactor is > 0 and < 1)
+            {
+                throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--long-runs-first must be 0 (off) or at least 1, not {longRunsFactor}."));
+            }
+
             bool ordered = parse.GetValue(lendingOrder), early = parse.GetValue(earlyDecision), bursts = !parse.GetValue(noBursts);
             var dynamicPolicy = new DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy(moveThreshold: threshold, fairness: alpha, lendingCredit: credit)
             {
@@ -136,6 +145,7 @@ public static class SimulateMixesCommand
                 LendingPreference = SchemeOptions.ParseLendingPreference(parse.GetValue(lendingPreference)),
                 ClampOutliers = clampValue,
                 DynamicPolicy = customPolicy ? dynamicPolicy : null,
+                LongRunsFirst = longRunsFactor,
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             var generated = count == 0 ? [] : MixGenerator.Generate(count, new MixGeneratorOptions { Programs = drawFrom, Seed = seedValue, TimeLimit = limit });

@@ -76,9 +76,13 @@ internal sealed partial class Simulation
 
             var table = _programs[p].Table;
             double speedup = table?.SpeedupAt(_cores) ?? _cores;
+            var slot = _programs[p];
             states.Add(new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])
             {
                 Estimate = estimate,
+
+                // The runs, which only a simulation knows (the scheduler sees tasks): for the policy's long-runs-first what-if.
+                Runs = new RunHistory(slot.RunIndex, Time(slot.CompletedRunTime), slot.Running ? Time(_now - slot.RunStart) : null),
             });
         }
 

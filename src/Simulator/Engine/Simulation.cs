@@ -226,7 +226,9 @@ internal sealed partial class Simulation
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => options.DynamicPolicy ?? new LearnedScalabilityPolicy(),
+                SimulatedScheme.Dynamic => options.LongRunsFirst > 0
+                    ? (options.DynamicPolicy ?? new LearnedScalabilityPolicy()).WithLongRunsFirst(options.LongRunsFirst)
+                    : options.DynamicPolicy ?? new LearnedScalabilityPolicy(),
                 SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };
@@ -447,6 +449,7 @@ internal sealed partial class Simulation
         var program = _programs[p];
         _runs.Add(new SimulatedRun(program.Program.Name, program.RunIndex, Time(program.RunStart), Time(_now), Counted: _now <= _limit));
         program.RunIndex++;
+        program.CompletedRunTime += _now - program.RunStart;
         program.Running = false;
         _runningPrograms--;
         // Restart while the limit has not been reached (the harness's runner: "while elapsed < limit, start a run"),
@@ -1110,6 +1113,9 @@ internal sealed partial class Simulation
         public bool RootQueued { get; set; }
 
         public int RunIndex { get; set; }
+
+        /// <summary>The completed runs' total duration, ns.</summary>
+        public long CompletedRunTime { get; set; }
 
         /// <summary>Arrived and not departed (what a partitioning scheme has registered).</summary>
         public bool Present { get; set; } = program.Arrival == TimeSpan.Zero;

@@ -90,4 +90,21 @@ public sealed record ProgramState
     /// fall back on <see cref="Table"/> and <see cref="Speedup"/> without it.
     /// </summary>
     public ScalabilityEstimate? Estimate { get; init; }
+
+    /// <summary>
+    /// The program's runs so far, where the caller knows them (the simulator does; the scheduler sees tasks, not runs,
+    /// and leaves it <see langword="null"/>). Used only by the policy's "long runs first" what-if
+    /// (<see cref="Policies.BurstPriority.WithLongRunsFirst"/>).
+    /// </summary>
+    internal RunHistory? Runs { get; init; }
+}
+
+/// <summary>A program's runs at a decision: how many have completed, their total time, and how long the current one has run.</summary>
+/// <param name="Completed">Completed runs, at least 0.</param>
+/// <param name="CompletedTime">The completed runs' total duration.</param>
+/// <param name="CurrentRunAge">How long the current run has run; <see langword="null"/> between runs.</param>
+internal readonly record struct RunHistory(int Completed, TimeSpan CompletedTime, TimeSpan? CurrentRunAge)
+{
+    /// <summary>The completed runs' mean duration; <see langword="null"/> before the first completes.</summary>
+    public TimeSpan? MeanRun => Completed > 0 ? TimeSpan.FromTicks(CompletedTime.Ticks / Completed) : null;
 }

@@ -80,4 +80,92 @@ internal static class BurstPriority
 
         return anyBursty ? roles : null;
     }
+
+    /// <summary>A program's runs count as its typical length from this many completed runs (3).</summary>
+    public const int RunsToKnowLength = 3;
+
+    /// <summary>
+    /// "Long runs first", a what-if of the simulator (policies README): adds roles for a program whose current run has
+    /// lasted more than <paramref name="factor"/> times the mean run of another program that has completed at least
+    /// <see cref="RunsToKnowLength"/> runs (and, if it has completed that many itself, more than <paramref name="factor"/>
+    /// times its own mean): it is <see cref="BurstRole.Bursty"/>, and every program with such short runs yields, unless
+    /// it is bursty already or its progress is below <see cref="YieldFloor"/> of the best-served program's. A program's
+    /// normalised turnaround is the mean over its own runs, so the same delay costs a program present for one long run
+    /// far more than one that completes many short runs, whose loss falls on few of them. Needs
+    /// <see cref="ProgramState.Runs"/>; programs without it take no part.
+    /// </summary>
+    /// <param name="snapshot">The workload the decision was made from.</param>
+    /// <param name="cores">The decision's cores per program, in snapshot order.</param>
+    /// <param name="roles">The roles from <see cref="Classify"/> (or null), kept where this rule adds none.</param>
+    /// <param name="factor">How many mean runs of another program a run must outlast; at least 1.</param>
+    /// <returns>The merged roles, or <paramref name="roles"/> when no run is long.</returns>
+    /// <exception cref="ArgumentException">The counts do not match the programs.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="factor"/> is below 1 or not a number.</exception>
+    public static BurstRole[]? WithLongRunsFirst(AllocationSnapshot snapshot, IReadOnlyList<int> cores, BurstRole[]? roles, double factor)
+    {
+        AllocationScoring.CheckArguments(snapshot, cores);
+        if (!(factor >= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(factor), factor, "The factor must be at least 1.");
+        }
+
+        int m = snapshot.Programs.Count;
+        if (m < 2)
+        {
+            return roles;
+        }
+
+        double bestProgress = 0;
+        foreach (var program in snapshot.Programs)
+        {
+            bestProgress = Math.Max(bestProgress, program.Estimate?.Progress ?? 1);
+        }
+
+        var merged = roles is null ? new BurstRole[m] : (BurstRole[])roles.Clone();
+        bool anyLong = false;
+        double longest = 0;
+        for (int i = 0; i < m; i++)
+        {
+            if (snapshot.Programs[i].Runs is not { CurrentRunAge: { } age } runs || cores[i] >= snapshot.CoreCount)
+            {
+                continue;
+            }
+
+            double seconds = age.TotalSeconds;
+            bool longerThanAnother = false;
+            for (int j = 0; j < m; j++)
+            {
+                if (j != i && snapshot.Programs[j].Runs is { Completed: >= RunsToKnowLength, MeanRun: { } mean } && seconds > factor * mean.TotalSeconds)
+                {
+                    longerThanAnother = true;
+                }
+            }
+
+            bool longForItself = runs.Completed < RunsToKnowLength || seconds > factor * runs.MeanRun!.Value.TotalSeconds;
+            if (longerThanAnother && longForItself)
+            {
+                merged[i] = BurstRole.Bursty;
+                anyLong = true;
+                longest = Math.Max(longest, seconds);
+            }
+        }
+
+        if (!anyLong)
+        {
+            return roles;
+        }
+
+        for (int j = 0; j < m; j++)
+        {
+            var program = snapshot.Programs[j];
+            if (merged[j] != BurstRole.Bursty && cores[j] < snapshot.CoreCount
+                && program.Runs is { Completed: >= RunsToKnowLength, MeanRun: { } mean } && longest > factor * mean.TotalSeconds
+                && (program.Estimate?.Progress ?? 1) >= YieldFloor * bestProgress)
+            {
+                merged[j] = BurstRole.Yields;
+            }
+        }
+
+        return merged;
+    }
 }

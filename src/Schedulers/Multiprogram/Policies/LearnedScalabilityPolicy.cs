@@ -140,6 +140,34 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     public bool PrioritisesBursts { get; init; } = true;
 
     /// <summary>
+    /// "Long runs first" (<see cref="BurstPriority.WithLongRunsFirst"/>), a what-if of the simulator: 0 (the default)
+    /// is off, otherwise the factor, at least 1. It needs each program's runs in the snapshot, which only the simulator
+    /// gives (<c>simulate-mixes --long-runs-first</c>); the scheduler sees tasks, not runs, so there it changes nothing.
+    /// Applies with <see cref="PrioritisesBursts"/>, whose mechanism it uses.
+    /// </summary>
+    internal double LongRunsFirst { get; private init; }
+
+    /// <summary>This policy with "long runs first" at <paramref name="factor"/> (the simulator's what-if; see <see cref="LongRunsFirst"/>).</summary>
+    /// <param name="factor">At least 1.</param>
+    /// <returns>A copy with every other setting unchanged.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="factor"/> is below 1 or not finite.</exception>
+    internal LearnedScalabilityPolicy WithLongRunsFirst(double factor)
+    {
+        if (!(factor >= 1 && double.IsFinite(factor)))
+        {
+            throw new ArgumentOutOfRangeException(nameof(factor), factor, "The factor must be a finite number of at least 1.");
+        }
+
+        return new LearnedScalabilityPolicy(MoveThreshold, Fairness, YouthBias, LendingCredit)
+        {
+            OrdersLending = OrdersLending,
+            PrioritisesBursts = PrioritisesBursts,
+            DecidesEarly = DecidesEarly,
+            LongRunsFirst = factor,
+        };
+    }
+
+    /// <summary>
     /// Whether the scheduler (and the simulator) decides again once a newly registered program has shown its first
     /// work, 10-20 ms after its registration (a <see cref="RebalanceReason.FirstSignal"/> decision), instead of leaving
     /// its registration's blind split to the next interval decision. Needs
@@ -213,7 +241,9 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})")
         {
             LendingOrder = OrdersLending ? LendingOrderOf(snapshot) : null,
-            BurstRoles = PrioritisesBursts ? BurstPriority.Classify(snapshot, cores) : null,
+            BurstRoles = !PrioritisesBursts ? null
+                : LongRunsFirst > 0 ? BurstPriority.WithLongRunsFirst(snapshot, cores, BurstPriority.Classify(snapshot, cores), LongRunsFirst)
+                : BurstPriority.Classify(snapshot, cores),
         };
     }
 
