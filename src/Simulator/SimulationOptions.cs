@@ -222,6 +222,7 @@ public sealed record SimulationOptions
         {
             throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");
         }
+
         if (!(LongRunsFirst == 0 || (LongRunsFirst >= 1 && double.IsFinite(LongRunsFirst))))
         {
             throw new ArgumentOutOfRangeException(nameof(LongRunsFirst), LongRunsFirst, "LongRunsFirst must be 0 (off) or a finite factor of at least 1.");

@@ -74,9 +74,9 @@ internal sealed partial class Simulation
                 _estimates.Add(new SimulatedEstimate(Time(_now), p, _homeCount[p], estimate.SpeedupAt(_homeCount[p]), estimate.SpeedupAt(_cores), estimate.ObservedCoreSeconds));
             }
 
-            var table = _programs[p].Table;
-            double speedup = table?.SpeedupAt(_cores) ?? _cores;
             var slot = _programs[p];
+            var table = slot.Table;
+            double speedup = table?.SpeedupAt(_cores) ?? _cores;
             states.Add(new ProgramState(new ProgramId(p), speedup, AvailableTasks(p), _homeCount[p], table, _servingBusy[p], runningTasks: _servingBusy[p])
             {
                 Estimate = estimate,

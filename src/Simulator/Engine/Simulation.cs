@@ -223,12 +223,11 @@ internal sealed partial class Simulation
         _servingBusy = new int[programCount];
         if (_partitioning)
         {
+            var learned = options.DynamicPolicy ?? new LearnedScalabilityPolicy();
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => options.LongRunsFirst > 0
-                    ? (options.DynamicPolicy ?? new LearnedScalabilityPolicy()).WithLongRunsFirst(options.LongRunsFirst)
-                    : options.DynamicPolicy ?? new LearnedScalabilityPolicy(),
+                SimulatedScheme.Dynamic => options.LongRunsFirst > 0 ? learned.WithLongRunsFirst(options.LongRunsFirst) : learned,
                 SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };

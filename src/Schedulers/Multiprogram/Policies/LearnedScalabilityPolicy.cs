@@ -237,13 +237,17 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 
         int moves = Climb(snapshot, weights, cores);
         Debug.Assert(cores.Sum() == n, "moves preserve the total");
+        BurstRole[]? roles = PrioritisesBursts ? BurstPriority.Classify(snapshot, cores) : null;
+        if (PrioritisesBursts && LongRunsFirst > 0)
+        {
+            roles = BurstPriority.WithLongRunsFirst(snapshot, cores, roles, LongRunsFirst);
+        }
+
         return new AllocationDecision(Name, snapshot, cores, usedFastPath: moves == 0 && !greedy,
             $"{moves} single-core moves from the {(greedy ? "greedy start" : "current allocation")} (threshold {MoveThreshold:0.###})")
         {
             LendingOrder = OrdersLending ? LendingOrderOf(snapshot) : null,
-            BurstRoles = !PrioritisesBursts ? null
-                : LongRunsFirst > 0 ? BurstPriority.WithLongRunsFirst(snapshot, cores, BurstPriority.Classify(snapshot, cores), LongRunsFirst)
-                : BurstPriority.Classify(snapshot, cores),
+            BurstRoles = roles,
         };
     }
 
