@@ -80,14 +80,6 @@ public sealed record SimulationOptions
     /// </summary>
     public DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy? DynamicPolicy { get; init; }
 
-    /// <summary>
-    /// A what-if of the simulator (0, the default: off): the dynamic scheme's policy with "long runs first" at this
-    /// factor, at least 1. A run that has lasted more than this many mean runs of a program with short runs has that
-    /// program's workers first, as a burst has under bursts first (policies README, "Long runs first"). It needs each
-    /// program's runs, which a simulation knows and the scheduler does not (it sees tasks): the mechanism has no such rule.
-    /// </summary>
-    public double LongRunsFirst { get; init; }
-
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 
@@ -221,11 +213,6 @@ public sealed record SimulationOptions
         if (!double.IsFinite(ClampOutliers) || (ClampOutliers != 0 && ClampOutliers <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");
-        }
-
-        if (!(LongRunsFirst == 0 || (LongRunsFirst >= 1 && double.IsFinite(LongRunsFirst))))
-        {
-            throw new ArgumentOutOfRangeException(nameof(LongRunsFirst), LongRunsFirst, "LongRunsFirst must be 0 (off) or a finite factor of at least 1.");
         }
 
         if (!Enum.IsDefined(Availability))

@@ -1,7 +1,9 @@
+using DivCon.Schedulers.Multiprogram.Policies;
+
 namespace DivCon.Simulator.Tests;
 
 /// <summary>
-/// Long runs first (the simulator's what-if, <c>simulate-mixes --long-runs-first</c>) in the simulator: one long run of
+/// Long runs first (the default policy's rule, <c>simulate-mixes --long-runs-first</c>) in the simulator: one long run of
 /// a wide program beside a wide program of short runs, on 4 cores with every cost zero. The rule itself is tested on
 /// plain data in the Schedulers tests (<c>LongRunsFirstTests</c>).
 /// </summary>
@@ -21,7 +23,7 @@ public sealed class LongRunsFirstTests
         [64, .. Enumerable.Repeat(0, 64)], [0, .. Enumerable.Repeat(Ms / 2, 64)], [.. Enumerable.Repeat(0L, 65)]));
 
     private static SimulatedCyclicTest Run(double factor) =>
-        new WorkloadSimulator(HandComputedScheduleTests.Free(4) with { LongRunsFirst = factor }).RunCyclic([L, S], SimulatedScheme.Dynamic, TimeSpan.FromSeconds(1));
+        new WorkloadSimulator(HandComputedScheduleTests.Free(4) with { DynamicPolicy = new LearnedScalabilityPolicy { LongRunsFirst = factor } }).RunCyclic([L, S], SimulatedScheme.Dynamic, TimeSpan.FromSeconds(1));
 
     private static double LongRunMs(SimulatedCyclicTest test) =>
         test.Runs.Single(r => r.Program == "L").End.TotalMilliseconds;
@@ -39,15 +41,16 @@ public sealed class LongRunsFirstTests
     }
 
     [Fact]
-    public void The_factor_is_checked_by_name()
-    {
-        Assert.Equal("LongRunsFirst", Assert.Throws<ArgumentOutOfRangeException>(() => (HandComputedScheduleTests.Free(4) with { LongRunsFirst = 0.5 }).Validate()).ParamName);
-        Assert.Equal("LongRunsFirst", Assert.Throws<ArgumentOutOfRangeException>(() => (HandComputedScheduleTests.Free(4) with { LongRunsFirst = double.NaN }).Validate()).ParamName);
-    }
-
-    [Fact]
     public void Long_runs_first_is_deterministic()
     {
         Assert.Equal(Run(4).Runs, Run(4).Runs);
+    }
+
+    [Fact]
+    public void The_default_policy_runs_long_runs_first_at_factor_four()
+    {
+        var byDefault = new WorkloadSimulator(HandComputedScheduleTests.Free(4)).RunCyclic([L, S], SimulatedScheme.Dynamic, TimeSpan.FromSeconds(1));
+        Assert.Equal(Run(4).Runs, byDefault.Runs);
+        Assert.NotEqual(Run(0).Runs, byDefault.Runs);
     }
 }

@@ -85,8 +85,8 @@ public static class SimulateMixesCommand
         var earlyDecision = OptionTable.Flag("--early-decision", "dynamic: decide again 10-20 ms after a program arrives, once its estimator has seen it work (the policy's DecidesEarly).");
         var noBursts = OptionTable.Flag("--no-bursts-first", "dynamic: no bursts first (the policy's PrioritisesBursts off): workers of programs wide all the time do not serve other programs' wide phases first.");
         var longRuns = OptionTable.Number("--long-runs-first",
-            "dynamic, a what-if of the simulator: a run that has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's long runs first; needs run lengths, which only the simulator knows). 0 = off; else at least 1.",
-            0, atLeast: 0, unit: "mean runs");
+            "dynamic: a run that has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's LongRunsFirst). 0 = off; else at least 1.",
+            LearnedScalabilityPolicy.DefaultLongRunsFirst, atLeast: 0, unit: "mean runs");
         var moveThreshold = OptionTable.Number("--move-threshold", "dynamic: the net gain a single-core move must bring (the policy's moveThreshold).", 0.01, atLeast: 0);
         var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);
         var name = OptionTable.FolderName("--name", "Results subfolder. [default: simulated-mixes-<mixes>-s<seed>]", null);
@@ -133,10 +133,12 @@ public static class SimulateMixesCommand
                 OrdersLending = ordered,
                 DecidesEarly = early,
                 PrioritisesBursts = bursts,
+                LongRunsFirst = longRunsFactor,
             };
             var defaultPolicy = new DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy();
             bool customPolicy = credit != defaultPolicy.LendingCredit || alpha != defaultPolicy.Fairness || threshold != defaultPolicy.MoveThreshold ||
-                ordered != defaultPolicy.OrdersLending || early != defaultPolicy.DecidesEarly || bursts != defaultPolicy.PrioritisesBursts;
+                ordered != defaultPolicy.OrdersLending || early != defaultPolicy.DecidesEarly || bursts != defaultPolicy.PrioritisesBursts ||
+                longRunsFactor != defaultPolicy.LongRunsFirst;
             var options = new SimulationOptions
             {
                 Seed = seedValue,
@@ -145,7 +147,6 @@ public static class SimulateMixesCommand
                 LendingPreference = SchemeOptions.ParseLendingPreference(parse.GetValue(lendingPreference)),
                 ClampOutliers = clampValue,
                 DynamicPolicy = customPolicy ? dynamicPolicy : null,
-                LongRunsFirst = longRunsFactor,
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             var generated = count == 0 ? [] : MixGenerator.Generate(count, new MixGeneratorOptions { Programs = drawFrom, Seed = seedValue, TimeLimit = limit });

@@ -1,5 +1,6 @@
 using System.Globalization;
 using DivCon.Programs;
+using DivCon.Schedulers.Multiprogram;
 
 namespace DivCon.Harness.Workload;
 
@@ -93,7 +94,35 @@ public sealed class WorkloadProgram
         }
 
         TaskScheduler scheduler = Scheduler ?? throw new InvalidOperationException($"'{Name}' is not bound to a scheduler: a scheme binds it with On(scheduler).");
-        return Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken);
+        if (scheduler is not ProgramTaskScheduler program)
+        {
+            return Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken);
+        }
+
+        // On a multiprogram scheduler each run is reported (the default policy's "long runs first" reads them); the
+        // run ends when its task does, before anyone awaiting the returned task resumes.
+        ProgramRun run = program.BeginRun();
+        Task running;
+        try
+        {
+            running = Program.RunParallelAsync(scheduler, cancellationToken: cancellationToken);
+        }
+        catch
+        {
+            run.Dispose();
+            throw;
+        }
+
+        return running.ContinueWith(
+            static (finished, state) =>
+            {
+                ((ProgramRun)state!).Dispose();
+                return finished;
+            },
+            run,
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously | TaskContinuationOptions.DenyChildAttach,
+            TaskScheduler.Default).Unwrap();
     }
 
     /// <inheritdoc/>

@@ -227,7 +227,7 @@ internal sealed partial class Simulation
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => options.LongRunsFirst > 0 ? learned.WithLongRunsFirst(options.LongRunsFirst) : learned,
+                SimulatedScheme.Dynamic => learned,
                 SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };

@@ -2,6 +2,7 @@ using DivCon.Harness.Cli;
 using DivCon.Harness.Machine;
 using DivCon.Harness.Workload;
 using DivCon.Programs;
+using DivCon.Schedulers.Multiprogram;
 using DivCon.Skeletons;
 
 namespace DivCon.Harness.Tests.Workload;
@@ -45,6 +46,26 @@ public class WiringTests
         var sizes = new SizeSelection(SizePreset.Quick, new Dictionary<string, long> { ["strassen"] = 1 << 20 });
         var e = Assert.Throws<ArgumentException>(() => WorkloadBuilder.Distinct(["strassen"], sizes, seed: 1));
         Assert.Contains("strassen", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_program_on_a_multiprogram_scheduler_reports_each_run_and_a_cancelled_one_ends_too()
+    {
+        using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions { Pin = false, WorkerCount = 2 });
+        using var partition = scheduler.Register("quicksort");
+        WorkloadProgram program = WorkloadBuilder.Distinct(["quicksort"], Tiny, seed: 3)[0].On(partition);
+        await program.RunOnceAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+        await program.RunOnceAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+        Assert.Equal((2, 0), (partition.CompletedRuns, partition.RunsInProgress));
+
+        using var cancelled = new CancellationTokenSource();
+        await cancelled.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => program.RunOnceAsync(cancelled.Token).WaitAsync(TimeSpan.FromSeconds(60)));
+        Assert.Equal((3, 0), (partition.CompletedRuns, partition.RunsInProgress));
+
+        // Elsewhere nothing is reported: the pool has no runs to count.
+        await WorkloadBuilder.Distinct(["quicksort"], Tiny, seed: 3)[0].On(TaskScheduler.Default).RunOnceAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(60));
+        Assert.Equal(3, partition.CompletedRuns);
     }
 
     [Fact]

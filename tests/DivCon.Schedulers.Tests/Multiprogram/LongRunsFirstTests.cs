@@ -95,27 +95,33 @@ public class LongRunsFirstTests
     }
 
     [Fact]
-    public void The_policy_adds_the_roles_only_when_asked_and_with_bursts_first()
+    public void The_policy_adds_the_roles_by_default_and_only_with_bursts_first()
     {
         var snapshot = new AllocationSnapshot(16, [Program(0, 8, Cyclic(10, 40, 20)), Program(1, 8, FirstRun(200))]);
-        var asked = new LearnedScalabilityPolicy().WithLongRunsFirst(4).Allocate(snapshot);
+        var asked = new LearnedScalabilityPolicy().Allocate(snapshot);
         Assert.Equal(16, asked.Cores.Sum());
         Assert.Equal(BurstPriority.WithLongRunsFirst(snapshot, asked.Cores, BurstPriority.Classify(snapshot, asked.Cores), 4), asked.BurstRoles);
         Assert.NotNull(asked.BurstRoles);
 
-        Assert.Null(new LearnedScalabilityPolicy().Allocate(snapshot).BurstRoles); // off by default (and no estimates to classify)
-        Assert.Null(new LearnedScalabilityPolicy { PrioritisesBursts = false }.WithLongRunsFirst(4).Allocate(snapshot).BurstRoles);
+        Assert.Null(new LearnedScalabilityPolicy { LongRunsFirst = 0 }.Allocate(snapshot).BurstRoles); // off (and no estimates to classify)
+        Assert.Null(new LearnedScalabilityPolicy { PrioritisesBursts = false }.Allocate(snapshot).BurstRoles);
+        // A factor of 6 needs the 200 ms run to outlast 240 ms: not yet.
+        Assert.Null(new LearnedScalabilityPolicy { LongRunsFirst = 6 }.Allocate(snapshot).BurstRoles);
     }
 
     [Fact]
-    public void The_policy_copy_keeps_every_other_setting_and_refuses_a_factor_below_one()
+    public void The_factor_defaults_to_four_and_refuses_values_below_one_but_zero()
     {
-        var original = new LearnedScalabilityPolicy(moveThreshold: 0.02, fairness: 1, youthBias: 0.5, lendingCredit: 0.5) { OrdersLending = true, DecidesEarly = true, PrioritisesBursts = false };
-        var copy = original.WithLongRunsFirst(4);
-        Assert.Equal((0.02, 1.0, 0.5, 0.5, true, true, false, 4.0), (copy.MoveThreshold, copy.Fairness, copy.YouthBias, copy.LendingCredit, copy.OrdersLending, copy.DecidesEarly, copy.PrioritisesBursts, copy.LongRunsFirst));
-        Assert.Equal(0, original.LongRunsFirst);
-        Assert.Equal("factor", Assert.Throws<ArgumentOutOfRangeException>(() => original.WithLongRunsFirst(0.9)).ParamName);
-        Assert.Equal("factor", Assert.Throws<ArgumentOutOfRangeException>(() => original.WithLongRunsFirst(double.PositiveInfinity)).ParamName);
+        Assert.Equal(LearnedScalabilityPolicy.DefaultLongRunsFirst, new LearnedScalabilityPolicy().LongRunsFirst);
+        Assert.Equal(4, LearnedScalabilityPolicy.DefaultLongRunsFirst);
+        Assert.Equal(0, new LearnedScalabilityPolicy { LongRunsFirst = 0 }.LongRunsFirst);
+        Assert.Equal(1, new LearnedScalabilityPolicy { LongRunsFirst = 1 }.LongRunsFirst);
+        foreach (double bad in new[] { 0.9, -1, double.NaN, double.PositiveInfinity })
+        {
+            var thrown = Assert.Throws<ArgumentOutOfRangeException>(() => new LearnedScalabilityPolicy { LongRunsFirst = bad });
+            Assert.Equal("value", thrown.ParamName);
+            Assert.Contains("LongRunsFirst", thrown.Message, StringComparison.Ordinal);
+        }
     }
 
     [Fact]

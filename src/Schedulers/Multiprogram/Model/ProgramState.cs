@@ -92,9 +92,10 @@ public sealed record ProgramState
     public ScalabilityEstimate? Estimate { get; init; }
 
     /// <summary>
-    /// The program's runs so far, where the caller knows them (the simulator does; the scheduler sees tasks, not runs,
-    /// and leaves it <see langword="null"/>). Used only by the policy's "long runs first" what-if
-    /// (<see cref="Policies.BurstPriority.WithLongRunsFirst"/>).
+    /// The program's runs so far, where they are known: the simulator knows every run; the scheduler knows those a
+    /// program reports (<see cref="ProgramTaskScheduler.BeginRun"/>) and leaves it <see langword="null"/> for a program
+    /// that reports none, and for programs of other processes in a machine domain (the wire does not carry it). Used
+    /// only by "long runs first" (<see cref="Policies.BurstPriority.WithLongRunsFirst"/>).
     /// </summary>
     internal RunHistory? Runs { get; init; }
 }

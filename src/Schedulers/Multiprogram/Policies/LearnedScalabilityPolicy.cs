@@ -50,6 +50,8 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// </remarks>
 public sealed class LearnedScalabilityPolicy : IAllocationPolicy
 {
+    private readonly double _longRunsFirst = DefaultLongRunsFirst;
+
     /// <summary>Creates the policy.</summary>
     /// <param name="moveThreshold">
     /// The net gain in utility a single-core move must bring; at least 0 (default 0.01: at alpha 1 the utility is
@@ -139,32 +141,24 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     /// </summary>
     public bool PrioritisesBursts { get; init; } = true;
 
+    /// <summary>The default <see cref="LongRunsFirst"/> factor (4).</summary>
+    public const double DefaultLongRunsFirst = 4;
+
     /// <summary>
-    /// "Long runs first" (<see cref="BurstPriority.WithLongRunsFirst"/>), a what-if of the simulator: 0 (the default)
-    /// is off, otherwise the factor, at least 1. It needs each program's runs in the snapshot, which only the simulator
-    /// gives (<c>simulate-mixes --long-runs-first</c>); the scheduler sees tasks, not runs, so there it changes nothing.
-    /// Applies with <see cref="PrioritisesBursts"/>, whose mechanism it uses.
+    /// "Long runs first" (<see cref="BurstPriority.WithLongRunsFirst"/>): a run that has lasted more than this many
+    /// mean runs of a program with short runs has that program's workers first, as a burst has under
+    /// <see cref="PrioritisesBursts"/>, whose mechanism it uses (policies README, "Long runs first"). 0 turns it off;
+    /// otherwise a finite factor of at least 1 (default <see cref="DefaultLongRunsFirst"/>). It needs the programs'
+    /// runs in the snapshot (<see cref="ProgramState"/>): the simulator knows them, the scheduler knows the runs a
+    /// program reports (<see cref="ProgramTaskScheduler.BeginRun"/>); programs that report none take no part.
     /// </summary>
-    internal double LongRunsFirst { get; private init; }
-
-    /// <summary>This policy with "long runs first" at <paramref name="factor"/> (the simulator's what-if; see <see cref="LongRunsFirst"/>).</summary>
-    /// <param name="factor">At least 1.</param>
-    /// <returns>A copy with every other setting unchanged.</returns>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="factor"/> is below 1 or not finite.</exception>
-    internal LearnedScalabilityPolicy WithLongRunsFirst(double factor)
+    /// <exception cref="ArgumentOutOfRangeException">The value is neither 0 nor a finite number of at least 1.</exception>
+    public double LongRunsFirst
     {
-        if (!(factor >= 1 && double.IsFinite(factor)))
-        {
-            throw new ArgumentOutOfRangeException(nameof(factor), factor, "The factor must be a finite number of at least 1.");
-        }
-
-        return new LearnedScalabilityPolicy(MoveThreshold, Fairness, YouthBias, LendingCredit)
-        {
-            OrdersLending = OrdersLending,
-            PrioritisesBursts = PrioritisesBursts,
-            DecidesEarly = DecidesEarly,
-            LongRunsFirst = factor,
-        };
+        get => _longRunsFirst;
+        init => _longRunsFirst = value == 0 || (value >= 1 && double.IsFinite(value))
+            ? value
+            : throw new ArgumentOutOfRangeException(nameof(value), value, "LongRunsFirst must be 0 (off) or a finite factor of at least 1.");
     }
 
     /// <summary>
