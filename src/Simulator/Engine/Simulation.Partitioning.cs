@@ -81,7 +81,7 @@ internal sealed partial class Simulation
             {
                 Estimate = estimate,
 
-                // The runs, which only a simulation knows (the scheduler sees tasks): for the policy's long-runs-first what-if.
+                // Every run, exactly (the scheduler has only the runs a program reports): for the policy's long runs first.
                 Runs = new RunHistory(slot.RunIndex, Time(slot.CompletedRunTime), slot.Running ? Time(_now - slot.RunStart) : null),
             });
         }

@@ -85,10 +85,10 @@ internal static class BurstPriority
     public const int RunsToKnowLength = 3;
 
     /// <summary>
-    /// "Long runs first", a what-if of the simulator (policies README): adds roles for a program whose current run has
-    /// lasted more than <paramref name="factor"/> times the mean run of another program that has completed at least
-    /// <see cref="RunsToKnowLength"/> runs (and, if it has completed that many itself, more than <paramref name="factor"/>
-    /// times its own mean): it is <see cref="BurstRole.Bursty"/>, and every program with such short runs yields, unless
+    /// "Long runs first" (the default policy's, <see cref="LearnedScalabilityPolicy.LongRunsFirst"/>; policies README):
+    /// adds roles for a program whose current run has lasted more than <paramref name="factor"/> times the mean run of
+    /// another program that has completed at least <see cref="RunsToKnowLength"/> runs (and, if it has completed that
+    /// many itself, more than <paramref name="factor"/> times its own mean): it is <see cref="BurstRole.Bursty"/>, and every program with such short runs yields, unless
     /// it is bursty already or its progress is below <see cref="YieldFloor"/> of the best-served program's. A program's
     /// normalised turnaround is the mean over its own runs, so the same delay costs a program present for one long run
     /// far more than one that completes many short runs, whose loss falls on few of them. Needs
