@@ -22,7 +22,9 @@ public sealed partial class ProgramTaskScheduler
     /// the handle whose <see cref="ProgramRun.Dispose"/> marks its end. Optional: a program that reports its runs lets
     /// the default policy tell a run that has lasted far longer than the other programs' typical runs, and give it the
     /// others' workers first (the policies README, "Long runs first"); a program that never calls it is allocated on
-    /// its tasks alone. Runs may overlap; the oldest one under way is the program's current run.
+    /// its tasks alone. Runs may overlap; the oldest one under way is the program's current run, so a run that is never
+    /// disposed stays the current run for good and looks ever longer to the policy: end every run, faulted or not
+    /// (<c>using</c> does).
     /// </summary>
     /// <example>
     /// <code>
