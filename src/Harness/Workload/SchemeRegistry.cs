@@ -144,6 +144,14 @@ public static class SchemeRegistry
         new("dynamic-sampled-25ms", "dynamic with the estimator sampling every 25 ms instead of 10 ms", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy(), Repartitions: true, EstimatorSampleIntervalMilliseconds: 25);
 
     /// <summary>
+    /// "dynamic-no-long-runs" (a variant, not in the default list): <see cref="Dynamic"/> with
+    /// <see cref="LearnedScalabilityPolicy.LongRunsFirst"/> off, so that the rule's effect on programs that report
+    /// their runs (the harness's do) can be measured against <see cref="Dynamic"/> in the same interleaved run.
+    /// </summary>
+    public static SchemeDefinition DynamicNoLongRuns { get; } =
+        new("dynamic-no-long-runs", "dynamic without long runs first: a run far longer than another program's runs gets no priority", SchedulerLayout.Multiprogram, static () => new LearnedScalabilityPolicy { LongRunsFirst = 0 }, Repartitions: true);
+
+    /// <summary>
     /// "isolated" (not selectable): the single-program baseline (C_SP), each program alone with the whole machine.
     /// The affinity scheduler, not the .NET pool, so that every scheme is normalised against the same baseline, the
     /// thesis's stand-alone configuration.
@@ -153,7 +161,7 @@ public static class SchemeRegistry
 
     private static readonly SchemeDefinition[] s_schemes = [OversubscribedFree, OversubscribedPinned, Shared, Default, Static, Dynamic, HillClimbing];
 
-    private static readonly SchemeDefinition[] s_variants = [TaskAvailability, DynamicNoStandby, DynamicSampled25];
+    private static readonly SchemeDefinition[] s_variants = [TaskAvailability, DynamicNoStandby, DynamicSampled25, DynamicNoLongRuns];
 
     /// <summary>Every scheme of the comparison (the default of <c>--schemes</c>), in a fixed order.</summary>
     public static IReadOnlyList<SchemeDefinition> Schemes => s_schemes;

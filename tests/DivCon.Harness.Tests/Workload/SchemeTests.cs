@@ -168,6 +168,18 @@ public class SchemeTests
         Assert.Contains(variant.Name, SchemeRegistry.SelectableNames);
     }
 
+    [Fact]
+    public void The_no_long_runs_variant_is_dynamic_without_long_runs_first_and_selectable_by_name_only()
+    {
+        Assert.True(SchemeRegistry.TryFind("dynamic-no-long-runs", out SchemeDefinition? variant));
+        Assert.Same(SchemeRegistry.DynamicNoLongRuns, variant);
+        Assert.Equal(0, Assert.IsType<LearnedScalabilityPolicy>(variant.Policy!()).LongRunsFirst);
+        Assert.Equal(LearnedScalabilityPolicy.DefaultLongRunsFirst, Assert.IsType<LearnedScalabilityPolicy>(SchemeRegistry.Dynamic.Policy!()).LongRunsFirst);
+        Assert.Equal((SchemeRegistry.Dynamic.Layout, SchemeRegistry.Dynamic.Repartitions, SchemeRegistry.Dynamic.Standby), (variant.Layout, variant.Repartitions, variant.Standby));
+        Assert.DoesNotContain(variant.Name, SchemeRegistry.Names);
+        Assert.Contains(variant.Name, SchemeRegistry.SelectableNames);
+    }
+
     private static (IReadOnlyList<WorkloadProgram> Workload, SchemeContext Context) Setup(int programs)
     {
         HarnessMachine machine = HarnessMachine.Detect();
