@@ -94,8 +94,9 @@ public sealed record ProgramState
     /// <summary>
     /// The program's runs so far, where they are known: the simulator knows every run; the scheduler knows those a
     /// program reports (<see cref="ProgramTaskScheduler.BeginRun"/>) and leaves it <see langword="null"/> for a program
-    /// that reports none, and for programs of other processes in a machine domain (the wire does not carry it). Used
-    /// only by "long runs first" (<see cref="Policies.BurstPriority.WithLongRunsFirst"/>).
+    /// that reports none. The machine domain's wire does not carry it: a process joined to a domain runs on the
+    /// coordinator's grants, which carry no burst roles. Used only by "long runs first"
+    /// (<see cref="Policies.BurstPriority.WithLongRunsFirst"/>).
     /// </summary>
     internal RunHistory? Runs { get; init; }
 }
