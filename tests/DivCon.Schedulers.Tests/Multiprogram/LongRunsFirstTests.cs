@@ -4,7 +4,7 @@ using DivCon.Schedulers.Multiprogram.Policies;
 
 namespace DivCon.Schedulers.Tests.Multiprogram;
 
-/// <summary>"Long runs first", the simulator's what-if, on plain data: which runs count as long and who yields to them.</summary>
+/// <summary>"Long runs first" (the default policy's) on plain data: which runs count as long and who yields to them.</summary>
 public class LongRunsFirstTests
 {
     private static ProgramState Program(int id, int held, RunHistory? runs, ScalabilityEstimate? estimate = null) =>
@@ -31,15 +31,19 @@ public class LongRunsFirstTests
     }
 
     [Fact]
-    public void A_cyclic_program_is_long_only_against_its_own_runs_too()
+    public void Only_a_program_in_its_first_runs_is_long()
     {
-        // 400 ms is ten of the short program's runs but only 1.3 of its own: an ordinary run.
+        // 400 ms is ten of the short program's runs, but the program has completed five of its own: left alone.
         var ordinary = new AllocationSnapshot(16, [Program(0, 8, Cyclic(10, 40, 20)), Program(1, 8, Cyclic(5, 300, 400))]);
         Assert.Null(BurstPriority.WithLongRunsFirst(ordinary, [8, 8], null, 4));
 
-        // 1,300 ms is more than four of its own 300 ms runs.
+        // Even a run far longer than its own mean (1,300 ms against 300 ms).
         var stuck = new AllocationSnapshot(16, [Program(0, 8, Cyclic(10, 40, 20)), Program(1, 8, Cyclic(5, 300, 1300))]);
-        Assert.Equal([BurstRole.Yields, BurstRole.Bursty], BurstPriority.WithLongRunsFirst(stuck, [8, 8], null, 4));
+        Assert.Null(BurstPriority.WithLongRunsFirst(stuck, [8, 8], null, 4));
+
+        // Its third run (two completed) still counts as one of its first.
+        var third = new AllocationSnapshot(16, [Program(0, 8, Cyclic(10, 40, 20)), Program(1, 8, Cyclic(BurstPriority.RunsToKnowLength - 1, 300, 400))]);
+        Assert.Equal([BurstRole.Yields, BurstRole.Bursty], BurstPriority.WithLongRunsFirst(third, [8, 8], null, 4));
     }
 
     [Fact]

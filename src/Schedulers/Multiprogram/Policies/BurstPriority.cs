@@ -86,13 +86,14 @@ internal static class BurstPriority
 
     /// <summary>
     /// "Long runs first" (the default policy's, <see cref="LearnedScalabilityPolicy.LongRunsFirst"/>; policies README):
-    /// adds roles for a program whose current run has lasted more than <paramref name="factor"/> times the mean run of
-    /// another program that has completed at least <see cref="RunsToKnowLength"/> runs (and, if it has completed that
-    /// many itself, more than <paramref name="factor"/> times its own mean): it is <see cref="BurstRole.Bursty"/>, and every program with such short runs yields, unless
-    /// it is bursty already or its progress is below <see cref="YieldFloor"/> of the best-served program's. A program's
-    /// normalised turnaround is the mean over its own runs, so the same delay costs a program present for one long run
-    /// far more than one that completes many short runs, whose loss falls on few of them. Needs
-    /// <see cref="ProgramState.Runs"/>; programs without it take no part.
+    /// adds roles for a program that has completed fewer than <see cref="RunsToKnowLength"/> runs and whose current run
+    /// has lasted more than <paramref name="factor"/> times the mean run of another program that has completed at least
+    /// that many: it is <see cref="BurstRole.Bursty"/>, and every program with such short runs yields, unless it is
+    /// bursty already or its progress is below <see cref="YieldFloor"/> of the best-served program's. A program's
+    /// normalised turnaround is the mean over its own runs, so the same delay costs a program present for one or two
+    /// long runs far more than one that completes many short runs, whose loss falls on few of them. A program past its
+    /// first runs is left alone: between two programs that both stay, the rule would only move time from one to the
+    /// other. Needs <see cref="ProgramState.Runs"/>; programs without it take no part.
     /// </summary>
     /// <param name="snapshot">The workload the decision was made from.</param>
     /// <param name="cores">The decision's cores per program, in snapshot order.</param>
@@ -141,8 +142,8 @@ internal static class BurstPriority
                 }
             }
 
-            bool longForItself = runs.Completed < RunsToKnowLength || seconds > factor * runs.MeanRun!.Value.TotalSeconds;
-            if (longerThanAnother && longForItself)
+            // Only a program in its first runs: one that has shown its typical length is past the case the rule serves.
+            if (longerThanAnother && runs.Completed < RunsToKnowLength)
             {
                 merged[i] = BurstRole.Bursty;
                 anyLong = true;
