@@ -85,7 +85,7 @@ public static class SimulateMixesCommand
         var earlyDecision = OptionTable.Flag("--early-decision", "dynamic: decide again 10-20 ms after a program arrives, once its estimator has seen it work (the policy's DecidesEarly).");
         var noBursts = OptionTable.Flag("--no-bursts-first", "dynamic: no bursts first (the policy's PrioritisesBursts off): workers of programs wide all the time do not serve other programs' wide phases first.");
         var longRuns = OptionTable.Number("--long-runs-first",
-            "dynamic: a run that has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's LongRunsFirst). 0 = off; else at least 1.",
+            "dynamic: a program in its first three runs whose run has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's LongRunsFirst). 0 = off; else at least 1.",
             LearnedScalabilityPolicy.DefaultLongRunsFirst, atLeast: 0, unit: "mean runs");
         var moveThreshold = OptionTable.Number("--move-threshold", "dynamic: the net gain a single-core move must bring (the policy's moveThreshold).", 0.01, atLeast: 0);
         var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);

@@ -145,8 +145,8 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
     public const double DefaultLongRunsFirst = 4;
 
     /// <summary>
-    /// "Long runs first" (<see cref="BurstPriority.WithLongRunsFirst"/>): a run that has lasted more than this many
-    /// mean runs of a program with short runs has that program's workers first, as a burst has under
+    /// "Long runs first" (<see cref="BurstPriority.WithLongRunsFirst"/>): a program in its first three runs whose run has
+    /// lasted more than this many mean runs of a program with short runs has that program's workers first, as a burst has under
     /// <see cref="PrioritisesBursts"/>, whose mechanism it uses (policies README, "Long runs first"). 0 turns it off;
     /// otherwise a finite factor of at least 1 (default <see cref="DefaultLongRunsFirst"/>). It needs the programs'
     /// runs in the snapshot (<see cref="ProgramState"/>): the simulator knows them, the scheduler knows the runs a
