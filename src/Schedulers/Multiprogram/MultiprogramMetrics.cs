@@ -12,8 +12,9 @@ namespace DivCon.Schedulers.Multiprogram;
 /// <para>
 /// Per program (tags <c>divcon.program.name</c> and <c>divcon.program.id</c>): <c>divcon.program.cores</c> (owned
 /// workers), <c>divcon.program.tasks.executed</c>, <c>divcon.program.tasks.stolen</c>,
-/// <c>divcon.program.queue.length</c> (queued, not started), <c>divcon.program.tasks.running</c>. Per process, summed
-/// over its schedulers: <c>divcon.multiprogram.moves</c>, <c>divcon.multiprogram.handovers</c>,
+/// <c>divcon.program.queue.length</c> (queued, not started), <c>divcon.program.tasks.running</c>,
+/// <c>divcon.program.runs.completed</c> (runs reported with <see cref="ProgramTaskScheduler.BeginRun"/> that ended).
+/// Per process, summed over its schedulers: <c>divcon.multiprogram.moves</c>, <c>divcon.multiprogram.handovers</c>,
 /// <c>divcon.multiprogram.decisions</c> (tags <c>divcon.rebalance.reason</c>, <c>divcon.rebalance.skipped</c>),
 /// <c>divcon.multiprogram.standby.threads</c> (standbys parked now) and the histogram
 /// <c>divcon.multiprogram.move.duration</c> (seconds from a decision to a worker serving the new owner; tag
@@ -52,6 +53,7 @@ internal sealed class MultiprogramMetrics
         meter.CreateObservableCounter("divcon.program.tasks.stolen", () => PerProgram(static p => p.Statistics.Steals), "{task}", "Tasks of each program stolen between its workers.");
         meter.CreateObservableUpDownCounter("divcon.program.queue.length", () => PerProgram(static p => p.AvailableTasks), "{task}", "Tasks of each program queued and not yet started.");
         meter.CreateObservableUpDownCounter("divcon.program.tasks.running", () => PerProgram(static p => p.Scheduler.CountRunning(p.Queues)), "{task}", "Tasks of each program running now on a serving worker.");
+        meter.CreateObservableCounter("divcon.program.runs.completed", () => PerProgram(static p => p.CompletedRuns), "{run}", "Runs each program reported (BeginRun) that have ended.");
         meter.CreateObservableCounter("divcon.multiprogram.moves", () => Sum(static s => s.Moves) + Volatile.Read(ref _retiredMoves), "{move}", "Workers moved to another program by decisions.");
         meter.CreateObservableCounter("divcon.multiprogram.handovers", () => Sum(static s => s.Handovers) + Volatile.Read(ref _retiredHandovers), "{handover}", "Moves taken over by a CPU's standby worker.");
         meter.CreateObservableCounter("divcon.multiprogram.decisions", Decisions, "{decision}", "Rebalancing decisions by reason (skipped interval checks included).");

@@ -16,7 +16,7 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
     private static readonly string[] s_instruments =
     [
         "divcon.program.cores", "divcon.program.tasks.executed", "divcon.program.tasks.stolen", "divcon.program.queue.length",
-        "divcon.program.tasks.running", "divcon.multiprogram.moves", "divcon.multiprogram.handovers",
+        "divcon.program.tasks.running", "divcon.program.runs.completed", "divcon.multiprogram.moves", "divcon.multiprogram.handovers",
         "divcon.multiprogram.decisions", "divcon.multiprogram.standby.threads", "divcon.multiprogram.move.duration",
     ];
 
@@ -42,6 +42,8 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
         using var sort = scheduler.Register("sort");
         using var fft = scheduler.Register("fft");
         Task.WaitAll([.. Enumerable.Range(0, 200).Select(i => (i % 2 == 0 ? sort : fft).Start(() => { }))], TestSchedulers.Timeout);
+        sort.BeginRun().Dispose();
+        sort.BeginRun().Dispose();
         RebalanceEvent moved = scheduler.SetAllocation([new(sort, 3), new(fft, 1)]);
         Assert.True(SpinWait.SpinUntil(() => moved.Arrivals.ArrivedCount == moved.Moves.Count, TestSchedulers.Timeout));
 
@@ -51,6 +53,8 @@ public sealed class MechanismObservabilityTests(ITestOutputHelper output)
         Assert.Equal(1, listener.Last("divcon.program.cores", "fft"));
         Assert.Equal(100, listener.Last("divcon.program.tasks.executed", "sort"));
         Assert.Equal(0, listener.Last("divcon.program.queue.length", "fft"));
+        Assert.Equal(2, listener.Last("divcon.program.runs.completed", "sort"));
+        Assert.Equal(0, listener.Last("divcon.program.runs.completed", "fft"));
         Assert.Equal(2, listener.Last("divcon.multiprogram.decisions", "arrival"));
         Assert.Equal(1, listener.Last("divcon.multiprogram.decisions", "manual"));
         Assert.True(listener.Last("divcon.multiprogram.moves", null) >= moved.Moves.Count);
