@@ -13,7 +13,6 @@ public sealed partial class ProgramTaskScheduler
     // that matters, and it keeps the three counts consistent with each other for the snapshot.
     private readonly object _runsGate = new();
     private readonly List<ProgramRun> _runsInProgress = [];
-    private bool _reportsRuns;
     private int _runsCompleted;
     private long _completedRunTicks;
 
@@ -40,7 +39,6 @@ public sealed partial class ProgramTaskScheduler
         var run = new ProgramRun(this, _owner.TimeProvider.GetTimestamp());
         lock (_runsGate)
         {
-            _reportsRuns = true;
             _runsInProgress.Add(run);
         }
 
@@ -95,7 +93,8 @@ public sealed partial class ProgramTaskScheduler
     {
         lock (_runsGate)
         {
-            if (!_reportsRuns)
+            // A run that began is under way or completed: a program with neither never reported one.
+            if (_runsCompleted == 0 && _runsInProgress.Count == 0)
             {
                 return null;
             }

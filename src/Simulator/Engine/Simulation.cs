@@ -223,11 +223,10 @@ internal sealed partial class Simulation
         _servingBusy = new int[programCount];
         if (_partitioning)
         {
-            var learned = options.DynamicPolicy ?? new LearnedScalabilityPolicy();
             IAllocationPolicy policy = scheme switch
             {
                 SimulatedScheme.Static => new ProportionalPolicy(),
-                SimulatedScheme.Dynamic => learned,
+                SimulatedScheme.Dynamic => options.DynamicPolicy ?? new LearnedScalabilityPolicy(),
                 SimulatedScheme.TaskAvailability => new TaskAvailabilityPolicy(),
                 _ => new HillClimbingPolicy(),
             };

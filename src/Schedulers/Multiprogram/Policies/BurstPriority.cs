@@ -122,32 +122,30 @@ internal static class BurstPriority
             bestProgress = Math.Max(bestProgress, program.Estimate?.Progress ?? 1);
         }
 
+        // A run is long against another program's runs only where that program's length is known, so only the
+        // shortest known mean matters. A program in its first runs has no known length itself, so it is never compared
+        // with its own runs.
+        double shortestKnown = double.PositiveInfinity;
+        foreach (var program in snapshot.Programs)
+        {
+            if (program.Runs is { Completed: >= RunsToKnowLength, MeanRun: { } mean })
+            {
+                shortestKnown = Math.Min(shortestKnown, mean.TotalSeconds);
+            }
+        }
+
         var merged = roles is null ? new BurstRole[m] : (BurstRole[])roles.Clone();
         bool anyLong = false;
         double longest = 0;
         for (int i = 0; i < m; i++)
         {
-            if (snapshot.Programs[i].Runs is not { CurrentRunAge: { } age } runs || cores[i] >= snapshot.CoreCount)
-            {
-                continue;
-            }
-
-            double seconds = age.TotalSeconds;
-            bool longerThanAnother = false;
-            for (int j = 0; j < m; j++)
-            {
-                if (j != i && snapshot.Programs[j].Runs is { Completed: >= RunsToKnowLength, MeanRun: { } mean } && seconds > factor * mean.TotalSeconds)
-                {
-                    longerThanAnother = true;
-                }
-            }
-
             // Only a program in its first runs: one that has shown its typical length is past the case the rule serves.
-            if (longerThanAnother && runs.Completed < RunsToKnowLength)
+            if (snapshot.Programs[i].Runs is { CurrentRunAge: { } age, Completed: < RunsToKnowLength } && cores[i] < snapshot.CoreCount
+                && age.TotalSeconds > factor * shortestKnown)
             {
                 merged[i] = BurstRole.Bursty;
                 anyLong = true;
-                longest = Math.Max(longest, seconds);
+                longest = Math.Max(longest, age.TotalSeconds);
             }
         }
 
