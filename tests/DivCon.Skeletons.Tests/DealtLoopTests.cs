@@ -74,13 +74,47 @@ public sealed class DealtLoopTests
             key);
         await loop.AsTask().WaitAsync(TestTimeouts.Generous);
 
-        // Every index once, each its own piece; a root and one dealer per worker, however many indexes (all on the
-        // scheduler's workers: the loop never ran on the calling thread).
+        // Every index once, each its own piece; one dealer task per worker, however many indexes (all on the
+        // scheduler's workers: no index ran on the calling thread), and the root, which only queued them, inline.
         Assert.All(ranges, r => Assert.Equal(1, r.Length));
         Assert.Equal(Enumerable.Range(0, 40), ranges.Select(r => r.Start).Order());
         Assert.Equal(0, offScheduler);
-        Assert.Equal(3, observer.TaskNodes);
-        Assert.Equal(0, observer.InlineNodes);
+        Assert.Equal(2, observer.TaskNodes);
+        Assert.Equal(1, observer.InlineNodes);
+    }
+
+    [Fact]
+    public async Task A_dealer_gives_its_worker_back_after_a_slice_while_indexes_are_left()
+    {
+        using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
+        var observer = new PhaseAggregator();
+        var key = new object();
+        Remember(key, s_minimumTicks * 2);
+        var slice = TimeSpan.FromTicks(Granularity.DefaultMinimumTaskCost.Ticks * NestedLoop.DealerSlice);
+        var ranges = new ConcurrentQueue<IndexRange>();
+
+        // Every index outlasts a slice, so a dealer's task runs one index and queues its next step while any is left:
+        // at least a task per index on the scheduler, still two dealer nodes, every index once.
+        await DivideAndConquer.ForRangesAsync(
+            0,
+            12,
+            range =>
+            {
+                ranges.Enqueue(range);
+                var elapsed = Stopwatch.StartNew();
+                while (elapsed.Elapsed <= slice)
+                {
+                    Thread.SpinWait(20);
+                }
+            },
+            new DivideAndConquerOptions { Scheduler = scheduler, Observer = observer },
+            key).AsTask().WaitAsync(TestTimeouts.Generous);
+
+        Assert.Equal(Enumerable.Range(0, 12), ranges.Select(r => r.Start).Order());
+        Assert.All(ranges, r => Assert.Equal(1, r.Length));
+        Assert.True(scheduler.ExecutedCount >= 12, $"{scheduler.ExecutedCount} tasks for 12 indexes each longer than a slice");
+        Assert.Equal(2, observer.TaskNodes);
+        Assert.Equal(1, observer.InlineNodes);
     }
 
     [Fact]

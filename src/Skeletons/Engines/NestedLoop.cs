@@ -148,7 +148,7 @@ internal static class NestedLoop
             // Only the index loops pass dealIndexes, and their problem is an IndexRange and their map returns a byte.
             var range = (IndexRange)(object)problem!;
             var indexMap = (Func<IndexRange, byte>)(object)map;
-            var dealt = DealtLoop.RunAsync(range, chunk, dealers, indexMap, memory, options, cancellationToken);
+            var dealt = DealtLoop.RunAsync(range, chunk, dealers, DealerSlice * Math.Max(minimumTicks, 1), indexMap, memory, options, cancellationToken);
             return new ValueTask<TResult>((Task<TResult>)(object)dealt);
         }
 
@@ -191,6 +191,13 @@ internal static class NestedLoop
     /// halving, whose contiguous leaves keep consecutive indexes on one core.
     /// </summary>
     internal const int MaximumDealtChunk = 4;
+
+    /// <summary>
+    /// How long a dealer of a <see cref="DealtLoop"/> keeps its worker before giving it back to the scheduler (when
+    /// indexes are left), in minimum task costs: a few, so that the extra task per slice costs well under 1% and the
+    /// worker still returns to its scheduler several times a millisecond at the default cost (see the loop's remarks).
+    /// </summary>
+    internal const int DealerSlice = 4;
 
     /// <summary>
     /// How many indexes of a parallel index loop a dealer takes at a time, or 0 to halve the range instead (a pure
