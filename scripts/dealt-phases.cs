@@ -8,10 +8,24 @@
 // in turn (interleaved, the order reversed every pass), on the .NET thread pool, 30 passes of which the first 2 warm up;
 // prints the mean time per pass against the ideal (every phase split evenly over 2 CPUs) and the pool's thread count at
 // the end. Run one variant alone to see what it does to the pool: its thread count is then its own.
-// Usage: dotnet run scripts/dealt-phases.cs -c Release -- [divcon] [task-run] [parallel-invoke]
+// --min-threads N first raises the pool's minimum to N threads, as a process whose other code waits inside pool
+// threads would have it (the BOTS suite's one process reaches 11 on 2 CPUs).
+// Usage: dotnet run scripts/dealt-phases.cs -c Release -- [--min-threads N] [divcon] [task-run] [parallel-invoke]
 using System.Diagnostics;
 using System.Globalization;
 using DivCon.Skeletons;
+
+if (args.Length > 0 && args[0] == "--min-threads")
+{
+    if (args.Length < 2 || !int.TryParse(args[1], NumberStyles.None, CultureInfo.InvariantCulture, out int minimum) || minimum < 1
+        || !ThreadPool.SetMinThreads(minimum, minimum))
+    {
+        Console.Error.WriteLine($"error: --min-threads needs a thread count the pool accepts (got '{(args.Length < 2 ? "" : args[1])}').");
+        return 2;
+    }
+
+    args = args[2..];
+}
 
 string[] variants = args.Length > 0 ? args : ["divcon", "task-run", "parallel-invoke"];
 foreach (string variant in variants)

@@ -37,9 +37,38 @@ public sealed class DealtLoopTests
     public void Dealers_are_one_per_worker_but_no_more_than_the_chunks(long size, int chunk, int workers, int expected) =>
         Assert.Equal(expected, NestedLoop.Dealers(size, chunk, workers));
 
+    [Theory]
+    [InlineData(1, false, 1)]
+    [InlineData(8, false, 8)]
+    [InlineData(1, true, 2)]
+    [InlineData(8, true, 16)]
+    [InlineData(int.MaxValue, true, int.MaxValue)]
+    public void Dealer_slots_are_the_workers_and_twice_them_on_the_thread_pool(int workers, bool onThreadPool, int expected) =>
+        Assert.Equal(expected, NestedLoop.DealerSlots(workers, onThreadPool));
+
+    [Fact]
+    public async Task On_the_thread_pool_a_loop_deals_to_two_dealers_per_worker()
+    {
+        var observer = new PhaseAggregator();
+        var key = new object();
+        Remember(key, s_minimumTicks * 2);
+        var ranges = new ConcurrentQueue<IndexRange>();
+        int workers = GranularityPolicy.WorkerCount(TaskScheduler.Default.MaximumConcurrencyLevel, Environment.ProcessorCount);
+        int size = (4 * workers) + 3;
+
+        await DivideAndConquer.ForRangesAsync(0, size, ranges.Enqueue, new DivideAndConquerOptions { Scheduler = TaskScheduler.Default, Observer = observer }, key)
+            .AsTask().WaitAsync(TestTimeouts.Generous);
+
+        // Chunks of one index (each worth two minimum task costs): every index once, a dealer task per slot.
+        Assert.Equal(Enumerable.Range(0, size), ranges.Select(r => r.Start).Order());
+        Assert.Equal(2 * workers, observer.TaskNodes);
+        Assert.Equal(1, observer.InlineNodes);
+    }
+
     [Fact]
     public void The_dealing_policy_rejects_bad_arguments_by_name()
     {
+        Assert.Equal("workers", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealerSlots(0, true)).ParamName);
         Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(0, 100)).ParamName);
         Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(-1, 100)).ParamName);
         Assert.Equal("costPerUnit", Assert.Throws<ArgumentOutOfRangeException>(() => NestedLoop.DealtChunk(double.NaN, 100)).ParamName);

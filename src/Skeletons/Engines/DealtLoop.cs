@@ -3,8 +3,8 @@ using System.Diagnostics;
 namespace DivCon.Skeletons.Engines;
 
 /// <summary>
-/// An index loop of expensive iterations run by dealing: one dealer task per worker, and every dealer takes the next
-/// unclaimed chunk of indexes (a shared counter, in index order) until none is left. Chosen by <see cref="NestedLoop"/>
+/// An index loop of expensive iterations run by dealing: one dealer task per worker (two on the .NET pool,
+/// <see cref="NestedLoop.PoolDealersPerWorker"/>), and every dealer takes the next unclaimed chunk of indexes (a shared counter, in index order) until none is left. Chosen by <see cref="NestedLoop"/>
 /// for <see cref="DivideAndConquer.ForAsync"/> and <see cref="DivideAndConquer.ForRangesAsync"/> when the loop code's
 /// remembered cost per index says that a handful of indexes is already worth a task (<see cref="NestedLoop.DealtChunk"/>).
 /// </summary>

@@ -143,7 +143,7 @@ internal static class NestedLoop
         }
 
         if (dealIndexes && timed && DealtChunk(costPerUnit, Math.Max(minimumTicks, 1)) is > 0 and int chunk
-            && Dealers(size, chunk, workers) is >= 2 and int dealers)
+            && Dealers(size, chunk, DealerSlots(workers, options.Scheduler == TaskScheduler.Default)) is >= 2 and int dealers)
         {
             // Only the index loops pass dealIndexes, and their problem is an IndexRange and their map returns a byte.
             var range = (IndexRange)(object)problem!;
@@ -244,10 +244,34 @@ internal static class NestedLoop
         return (int)Math.Min(chunk, Math.Max(1, remaining / (2L * dealers)));
     }
 
-    /// <summary>How many dealers a dealt loop starts: one per worker, but no more than it has chunks.</summary>
+    /// <summary>
+    /// Dealers per worker on the .NET thread pool (<see cref="TaskScheduler.Default"/>). The pool's threads are not its
+    /// CPUs: it adds threads of its own accord (hill climbing, threads that wait elsewhere in the process), and the
+    /// operating system time-slices them, so a dealer's thread is now and then descheduled while another pool thread
+    /// runs. With one dealer per CPU that CPU's share of the loop stops meanwhile; with two, another dealer's thread
+    /// takes the CPU and the loop goes on, as <c>Task.Run</c>'s many items do. Measured on 2 CPUs with phases shaped
+    /// as sparse LU's (<c>scripts/dealt-phases.cs</c>): with the pool held at 11 threads or more, one dealer per worker
+    /// took 1.017-1.026 of the ideal time where <c>Task.Run</c> and <c>Parallel.Invoke</c> took 0.998-1.005, two took
+    /// 1.002-1.005; with the pool left alone two were as fast as one. A scheduler with a thread per worker (DivCon's
+    /// own, a multiprogram program) keeps one dealer per worker: its workers are its threads.
+    /// </summary>
+    internal const int PoolDealersPerWorker = 2;
+
+    /// <summary>How many dealers a loop may start per scheduler (a pure function of the scheduler's kind).</summary>
+    /// <param name="workers">The scheduler's workers, at least 1.</param>
+    /// <param name="onThreadPool">Whether the scheduler is the .NET thread pool.</param>
+    /// <returns><paramref name="workers"/>, times <see cref="PoolDealersPerWorker"/> on the pool (saturated).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="workers"/> is less than 1.</exception>
+    internal static int DealerSlots(int workers, bool onThreadPool)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(workers, 1);
+        return onThreadPool ? (int)Math.Min(int.MaxValue, (long)workers * PoolDealersPerWorker) : workers;
+    }
+
+    /// <summary>How many dealers a dealt loop starts: one per slot (<see cref="DealerSlots"/>), but no more than it has chunks.</summary>
     /// <param name="size">The loop's indexes, at least 1.</param>
     /// <param name="chunk">Indexes per chunk, at least 1.</param>
-    /// <param name="workers">The scheduler's workers, at least 1.</param>
+    /// <param name="workers">The dealer slots (<see cref="DealerSlots"/>), at least 1.</param>
     /// <returns>min(<paramref name="workers"/>, ceil(<paramref name="size"/> / <paramref name="chunk"/>)).</returns>
     /// <exception cref="ArgumentOutOfRangeException">An argument is less than 1.</exception>
     internal static int Dealers(long size, int chunk, int workers)
