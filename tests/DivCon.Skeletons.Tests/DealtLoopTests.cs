@@ -49,15 +49,11 @@ public sealed class DealtLoopTests
     [Fact]
     public async Task On_the_thread_pool_a_loop_deals_to_two_dealers_per_worker()
     {
-        var observer = new PhaseAggregator();
-        var key = new object();
-        Remember(key, s_minimumTicks * 2);
         var ranges = new ConcurrentQueue<IndexRange>();
         int workers = GranularityPolicy.WorkerCount(TaskScheduler.Default.MaximumConcurrencyLevel, Environment.ProcessorCount);
         int size = (4 * workers) + 3;
 
-        await DivideAndConquer.ForRangesAsync(0, size, ranges.Enqueue, new DivideAndConquerOptions { Scheduler = TaskScheduler.Default, Observer = observer }, key)
-            .AsTask().WaitAsync(TestTimeouts.Generous);
+        var observer = await DealAsync(TaskScheduler.Default, size, ranges.Enqueue);
 
         // Chunks of one index (each worth two minimum task costs): every index once, a dealer task per slot.
         Assert.Equal(Enumerable.Range(0, size), ranges.Select(r => r.Start).Order());
@@ -82,26 +78,17 @@ public sealed class DealtLoopTests
     public async Task Expensive_indexes_are_dealt_one_at_a_time_to_a_task_per_worker_on_the_callers_scheduler()
     {
         using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
-        var observer = new PhaseAggregator();
-        var key = new object();
-        Remember(key, s_minimumTicks * 2);
         var ranges = new ConcurrentQueue<IndexRange>();
         int offScheduler = 0;
 
-        var loop = DivideAndConquer.ForRangesAsync(
-            0,
-            40,
-            range =>
+        var observer = await DealAsync(scheduler, 40, range =>
+        {
+            ranges.Enqueue(range);
+            if (!scheduler.IsCurrentThreadAWorker)
             {
-                ranges.Enqueue(range);
-                if (!scheduler.IsCurrentThreadAWorker)
-                {
-                    Interlocked.Increment(ref offScheduler);
-                }
-            },
-            new DivideAndConquerOptions { Scheduler = scheduler, Observer = observer },
-            key);
-        await loop.AsTask().WaitAsync(TestTimeouts.Generous);
+                Interlocked.Increment(ref offScheduler);
+            }
+        });
 
         // Every index once, each its own piece; one dealer task per worker, however many indexes (all on the
         // scheduler's workers: no index ran on the calling thread), and the root, which only queued them, inline.
@@ -116,28 +103,20 @@ public sealed class DealtLoopTests
     public async Task A_dealer_gives_its_worker_back_after_a_slice_while_indexes_are_left()
     {
         using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");
-        var observer = new PhaseAggregator();
-        var key = new object();
-        Remember(key, s_minimumTicks * 2);
         var slice = TimeSpan.FromTicks(Granularity.DefaultMinimumTaskCost.Ticks * NestedLoop.DealerSlice);
         var ranges = new ConcurrentQueue<IndexRange>();
 
         // Every index outlasts a slice, so a dealer's task runs one index and queues its next step while any is left:
         // at least a task per index on the scheduler, still two dealer nodes, every index once.
-        await DivideAndConquer.ForRangesAsync(
-            0,
-            12,
-            range =>
+        var observer = await DealAsync(scheduler, 12, range =>
+        {
+            ranges.Enqueue(range);
+            var elapsed = Stopwatch.StartNew();
+            while (elapsed.Elapsed <= slice)
             {
-                ranges.Enqueue(range);
-                var elapsed = Stopwatch.StartNew();
-                while (elapsed.Elapsed <= slice)
-                {
-                    Thread.SpinWait(20);
-                }
-            },
-            new DivideAndConquerOptions { Scheduler = scheduler, Observer = observer },
-            key).AsTask().WaitAsync(TestTimeouts.Generous);
+                Thread.SpinWait(20);
+            }
+        });
 
         Assert.Equal(Enumerable.Range(0, 12), ranges.Select(r => r.Start).Order());
         Assert.All(ranges, r => Assert.Equal(1, r.Length));
@@ -355,6 +334,18 @@ public sealed class DealtLoopTests
             key).AsTask().WaitAsync(TestTimeouts.Generous);
 
         Assert.Equal("abcdefghijkl", result);
+    }
+
+    // Runs a loop over [0, size) on scheduler, observed, whose indexes are remembered as worth two minimum task costs
+    // each (so it is dealt, one index per claim).
+    private static async Task<PhaseAggregator> DealAsync(TaskScheduler scheduler, int size, Action<IndexRange> body)
+    {
+        var observer = new PhaseAggregator();
+        var key = new object();
+        Remember(key, s_minimumTicks * 2);
+        await DivideAndConquer.ForRangesAsync(0, size, body, new DivideAndConquerOptions { Scheduler = scheduler, Observer = observer }, key)
+            .AsTask().WaitAsync(TestTimeouts.Generous);
+        return observer;
     }
 
     private static LeafCostMemory Remember(object key, double ticksPerIndex)
