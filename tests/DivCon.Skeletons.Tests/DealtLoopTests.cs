@@ -61,6 +61,13 @@ public sealed class DealtLoopTests
         Assert.Equal(1, observer.InlineNodes);
     }
 
+    [Theory]
+    [InlineData(0L, 4L)]
+    [InlineData(100L, 400L)]
+    [InlineData(long.MaxValue / 2, long.MaxValue)]
+    public void A_dealers_slice_is_four_minimum_task_costs_saturated(long minimumTicks, long expected) =>
+        Assert.Equal(expected, NestedLoop.SliceTicks(minimumTicks));
+
     [Fact]
     public void The_dealing_policy_rejects_bad_arguments_by_name()
     {
