@@ -4,8 +4,9 @@ namespace DivCon.Skeletons.Engines;
 
 /// <summary>
 /// An index loop of expensive iterations run by dealing: one dealer task per worker (two on the .NET pool,
-/// <see cref="NestedLoop.PoolDealersPerWorker"/>), and every dealer takes the next unclaimed chunk of indexes (a shared counter, in index order) until none is left. Chosen by <see cref="NestedLoop"/>
-/// for <see cref="DivideAndConquer.ForAsync"/> and <see cref="DivideAndConquer.ForRangesAsync"/> when the loop code's
+/// <see cref="NestedLoop.PoolDealersPerWorker"/>), and every dealer takes the next unclaimed chunk of indexes (a shared
+/// counter, in index order) until none is left. Chosen by <see cref="NestedLoop"/> for
+/// <see cref="DivideAndConquer.ForAsync"/> and <see cref="DivideAndConquer.ForRangesAsync"/> when the loop code's
 /// remembered cost per index says that a handful of indexes is already worth a task (<see cref="NestedLoop.DealtChunk"/>).
 /// </summary>
 /// <remarks>
@@ -24,9 +25,9 @@ namespace DivCon.Skeletons.Engines;
 /// to the scheduler's loop between slices. Two reasons. The .NET thread pool's hill climbing reads throughput from the
 /// work items it sees complete; a dealer holding a pool thread for the whole loop (tens of milliseconds) completes
 /// almost none, the pool then adds threads it does not need, and on few cores they take time from the dealers (on
-/// two cores, sparse LU's phases dealt without slices grew the pool to six threads and ran 3% longer than the same
-/// phases dealt in slices, which kept it at two or three). And a multiprogram scheduler moves a core between programs when
-/// its worker finishes a task: a slice bounds how long a loop keeps a core that has been moved away.</para>
+/// two cores, phases shaped as sparse LU's dealt without slices grew the pool to six threads and took 3-6% longer than
+/// the same phases dealt in slices, which kept it at three or four). And a multiprogram scheduler moves a core between
+/// programs when its worker finishes a task: a slice bounds how long a loop keeps a core that has been moved away.</para>
 /// <para><b>The run.</b> The loop is a run of its own (a <see cref="RunContext{TProblem, TResult}"/>: its observer, its
 /// cancellation, its family in the enclosing runs' count) of a root and one node per dealer. The root runs on the
 /// calling thread (it only queues the dealers: an inline node, so no pool item is spent waking a worker for it), each
