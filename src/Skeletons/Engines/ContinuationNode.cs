@@ -140,26 +140,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         new(run, parent: null, indexInParent: 0, problem, depth: 0);
 
     /// <summary>Queues this node's next step as a new task on the run's scheduler; never runs it inline.</summary>
-    private void Start(Action<object?> step) => StartCounted(_run, step, this);
-
-    /// <summary>
-    /// Queues a task of the run, counted in its family from now until its delegate returns (the delegate enters the
-    /// family, see <see cref="RunFamily.EnterTask(RunFamily?)"/>); a refused task is counted down at once and the refusal rethrown.
-    /// </summary>
-    private static void StartCounted(RunContext<TProblem, TResult> run, Action<object?> step, object state)
-    {
-        var family = run.Family;
-        family?.TaskQueued();
-        try
-        {
-            Task.Factory.StartNew(step, state, CancellationToken.None, TaskCreationOptions.DenyChildAttach, run.Scheduler);
-        }
-        catch
-        {
-            family?.TaskEnded();
-            throw;
-        }
-    }
+    private void Start(Action<object?> step) => _run.StartCounted(step, this);
 
     /// <summary>The node's task: decide, then execute (leaf) or split and spawn (internal node).</summary>
     /// <param name="ownTask">
@@ -638,7 +619,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
         private static readonly Action<object?> s_run = static state => ((SiblingBatch)state!).Run();
 
         /// <summary>Queues the batch on the run's scheduler; throws if the scheduler refuses it (nothing of it ran).</summary>
-        public void Start() => StartCounted(parent._run, s_run, this);
+        public void Start() => parent._run.StartCounted(s_run, this);
 
         private void Run()
         {
@@ -948,7 +929,7 @@ internal sealed class ContinuationNode<TProblem, TResult>
             _completed = run.ObservedTimestamp();
             try
             {
-                StartCounted(run, s_resume, this);
+                run.StartCounted(s_resume, this);
             }
             catch (Exception e)
             {

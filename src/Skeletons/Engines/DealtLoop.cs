@@ -115,16 +115,13 @@ internal sealed class DealtLoop
     // Queues a dealer's next step, counted in the run's family; false (the run failed) when the scheduler refused it.
     private bool Queue(Dealer dealer)
     {
-        var family = _run.Family;
-        family?.TaskQueued();
         try
         {
-            Task.Factory.StartNew(s_step, dealer, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _run.Scheduler);
+            _run.StartCounted(s_step, dealer);
             return true;
         }
         catch (Exception e)
         {
-            family?.TaskEnded();
             _run.Fail(e);
             StopDealing();
             return false;

@@ -246,6 +246,26 @@ internal sealed class RunContext<TProblem, TResult>
         }
     }
 
+    /// <summary>
+    /// Queues a task of the run on its scheduler, counted in its family from now until its delegate returns (the
+    /// delegate enters the family, see <see cref="RunFamily.EnterTask(RunFamily?)"/>); a refused task is counted down at
+    /// once and the refusal rethrown. Every task an engine queues for the run goes through here.
+    /// </summary>
+    public void StartCounted(Action<object?> step, object state)
+    {
+        var family = Family;
+        family?.TaskQueued();
+        try
+        {
+            System.Threading.Tasks.Task.Factory.StartNew(step, state, CancellationToken.None, TaskCreationOptions.DenyChildAttach, Scheduler);
+        }
+        catch
+        {
+            family?.TaskEnded();
+            throw;
+        }
+    }
+
     /// <summary>Counts a node that ran as its own task (only when observed: the count is reported to the observer).</summary>
     public void CountTaskNode()
     {
