@@ -80,6 +80,13 @@ public sealed record SimulationOptions
     /// </summary>
     public DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy? DynamicPolicy { get; init; }
 
+    /// <summary>
+    /// Whether the dynamic scheme's estimators start from the same offline speedup tables the other partitioning schemes
+    /// decide by, as priors (the mechanism's estimator does so with a registered profile). Off by default: the dynamic
+    /// scheme learns every program while it runs, as with no profile file present.
+    /// </summary>
+    public bool DynamicPriors { get; init; }
+
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 

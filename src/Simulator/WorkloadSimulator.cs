@@ -42,7 +42,8 @@ public sealed class WorkloadSimulator
     /// in-flight run ends. A program with an <see cref="SimulatedProgram.Arrival"/> starts then instead, and one with
     /// <see cref="SimulatedProgram.MaxRuns"/> or <see cref="SimulatedProgram.LeaveAt"/> departs when either is reached.
     /// Partitioning schemes other than <see cref="SimulatedScheme.Dynamic"/> (which learns while running) get speedup
-    /// tables from simulated alone runs (see <see cref="SpeedupTable"/>).
+    /// tables from simulated alone runs (see <see cref="SpeedupTable"/>); the dynamic scheme gets them as its
+    /// estimators' priors with <see cref="SimulationOptions.DynamicPriors"/>.
     /// </summary>
     /// <param name="programs">The workload (at least one program, names unique).</param>
     /// <param name="scheme">The scheme.</param>
@@ -67,8 +68,9 @@ public sealed class WorkloadSimulator
             throw new ArgumentOutOfRangeException(nameof(timeLimit), timeLimit, "The time limit must be positive.");
         }
 
-        // The default policy (dynamic) learns scalability while running: it gets no profile.
-        IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions() && scheme != SimulatedScheme.Dynamic
+        // The default policy (dynamic) learns scalability while running: it gets no profile, unless the options give it
+        // the others' tables as its estimators' priors.
+        IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions() && (scheme != SimulatedScheme.Dynamic || Options.DynamicPriors)
             ? [.. programs.Select(p => SpeedupTable(p, cancellationToken))]
             : null;
         var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed)

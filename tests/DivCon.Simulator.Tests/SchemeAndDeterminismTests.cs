@@ -126,6 +126,31 @@ public sealed class SchemeAndDeterminismTests
     }
 
     [Fact]
+    public void Dynamic_starts_from_the_offline_tables_only_when_given_them_as_priors()
+    {
+        // A wide program beside one dominated by sequential splits and merges, both started at time 0: before any
+        // work is seen, the learning scheme guesses them alike (a linear speedup, an even split) unless it has the
+        // tables the other partitioning schemes decide by, which put the sequential-heavy one far below the wide one.
+        // (Which split the policy makes from them is its own business, tested on plain data: with full lending credit
+        // it may keep homes a program leaves idle, as they are lent anyway.)
+        SimulatedProgram[] two = [Workload()[0], Workload()[2]];
+        var learning = new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 2 }).RunCyclic(two, SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(50));
+        var primed = new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 2, DynamicPriors = true }).RunCyclic(two, SimulatedScheme.Dynamic, TimeSpan.FromMilliseconds(50));
+
+        SimulatedEstimate First(SimulatedCyclicTest test, int program) => test.Estimates.First(e => e.Program == program && e.Time == TimeSpan.Zero);
+        int[] Registered(SimulatedCyclicTest test) => [.. test.Allocations.Last(a => a.Time == TimeSpan.Zero).Cores]; // once both registered
+        Assert.Equal(8, First(learning, 0).SpeedupAtAll, 6);
+        Assert.Equal(8, First(learning, 1).SpeedupAtAll, 6);
+        Assert.Equal([4, 4], Registered(learning));
+
+        double serial = new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 2 }).SpeedupTable(two[1]).SpeedupAt(8);
+        Assert.InRange(serial, 1, 4);
+        Assert.Equal(serial, First(primed, 1).SpeedupAtAll, 6);
+        Assert.Equal(new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 2 }).SpeedupTable(two[0]).SpeedupAt(8), First(primed, 0).SpeedupAtAll, 6);
+        Assert.Equal(8, Registered(primed).Sum());
+    }
+
+    [Fact]
     public void More_programs_than_cores_all_get_turns_under_partitioning()
     {
         // Three busy programs on two cores: the starvation guard time-shares, so every program completes runs.

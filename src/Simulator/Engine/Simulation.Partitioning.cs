@@ -137,7 +137,9 @@ internal sealed partial class Simulation
     /// </summary>
     private void SampleEstimates()
     {
-        _estimators ??= [.. _programs.Select(_ => new ScalabilityEstimator(_cores))];
+        // A program's table, when the scheme has one (SimulationOptions.DynamicPriors), is its estimator's prior, as
+        // the mechanism's estimator starts from a registered profile.
+        _estimators ??= [.. _programs.Select(slot => new ScalabilityEstimator(_cores, slot.Table))];
         var elapsed = TimeSpan.FromTicks((_now - _lastObservation) / 100);
         _lastObservation = _now;
         for (int p = 0; p < _programs.Length; p++)

@@ -108,6 +108,26 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.Contains("lending True (oldest-run first)", File.ReadAllText(Path.Combine(_root, "oldest", "summary.md")), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Priors_reach_only_the_dynamic_scheme_and_are_named_in_the_settings()
+    {
+        WriteTraces("quicksort", "strassen");
+        string[] common = ["simulate-mixes", "--mixes", "2", "--cores", "4", "--time-limit", "0.3", "--programs", "quicksort,strassen", "--schemes", "dynamic,static",
+            "--trace-dir", Traces, "--thesis-form-dir", Traces, "--no-thesis-mixes", "--out", _root];
+
+        var (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "learning"]);
+        Assert.True(exitCode == 0, error);
+        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "priors", "--priors"]);
+        Assert.True(exitCode == 0, error);
+
+        string[] Rows(string name, string scheme) =>
+            [.. File.ReadAllLines(Path.Combine(_root, name, "outcomes.csv")).Where(r => r.Split(',')[2] == scheme)];
+        Assert.Equal(Rows("learning", "static"), Rows("priors", "static"));
+        Assert.NotEmpty(Rows("priors", "dynamic"));
+        Assert.Contains("dynamic learns without profiles", File.ReadAllText(Path.Combine(_root, "learning", "summary.md")), StringComparison.Ordinal);
+        Assert.Contains("start from the offline speedup tables (--priors)", File.ReadAllText(Path.Combine(_root, "priors", "summary.md")), StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("--cores", "0")]
     [InlineData("--cores", "4,x")]
