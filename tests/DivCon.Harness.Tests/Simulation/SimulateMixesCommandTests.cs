@@ -93,15 +93,9 @@ public sealed class SimulateMixesCommandTests : IDisposable
     public async Task The_lending_preference_is_off_by_default_and_named_in_the_settings_when_chosen()
     {
         WriteTraces("quicksort", "strassen");
-        string[] common = ["simulate-mixes", "--mixes", "2", "--cores", "4", "--time-limit", "0.3", "--programs", "quicksort,strassen", "--schemes", "dynamic,static",
-            "--trace-dir", Traces, "--thesis-form-dir", Traces, "--no-thesis-mixes", "--out", _root];
-
-        var (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "default"]);
-        Assert.True(exitCode == 0, error);
-        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "round-robin", "--lending-preference", "round-robin"]);
-        Assert.True(exitCode == 0, error);
-        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "oldest", "--lending-preference", "oldest-run"]);
-        Assert.True(exitCode == 0, error);
+        await RunDynamicAndStaticAsync("default");
+        await RunDynamicAndStaticAsync("round-robin", "--lending-preference", "round-robin");
+        await RunDynamicAndStaticAsync("oldest", "--lending-preference", "oldest-run");
 
         Assert.Equal(File.ReadAllText(Path.Combine(_root, "default", "outcomes.csv")), File.ReadAllText(Path.Combine(_root, "round-robin", "outcomes.csv")));
         Assert.DoesNotContain("first)", File.ReadAllText(Path.Combine(_root, "default", "summary.md")), StringComparison.Ordinal);
@@ -112,13 +106,8 @@ public sealed class SimulateMixesCommandTests : IDisposable
     public async Task Priors_reach_only_the_dynamic_scheme_and_are_named_in_the_settings()
     {
         WriteTraces("quicksort", "strassen");
-        string[] common = ["simulate-mixes", "--mixes", "2", "--cores", "4", "--time-limit", "0.3", "--programs", "quicksort,strassen", "--schemes", "dynamic,static",
-            "--trace-dir", Traces, "--thesis-form-dir", Traces, "--no-thesis-mixes", "--out", _root];
-
-        var (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "learning"]);
-        Assert.True(exitCode == 0, error);
-        (exitCode, _, error) = await CliRunner.RunAsync([.. common, "--name", "priors", "--priors"]);
-        Assert.True(exitCode == 0, error);
+        await RunDynamicAndStaticAsync("learning");
+        await RunDynamicAndStaticAsync("priors", "--priors");
 
         string[] Rows(string name, string scheme) =>
             [.. File.ReadAllLines(Path.Combine(_root, name, "outcomes.csv")).Where(r => r.Split(',')[2] == scheme)];
@@ -126,6 +115,18 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.NotEmpty(Rows("priors", "dynamic"));
         Assert.Contains("dynamic learns without profiles", File.ReadAllText(Path.Combine(_root, "learning", "summary.md")), StringComparison.Ordinal);
         Assert.Contains("start from the offline speedup tables (--priors)", File.ReadAllText(Path.Combine(_root, "priors", "summary.md")), StringComparison.Ordinal);
+    }
+
+    // Two generated mixes of quicksort and Strassen at 4 cores under dynamic and static into _root/name (the traces
+    // written first), with the extra options; fails the test on a non-zero exit.
+    private async Task RunDynamicAndStaticAsync(string name, params string[] extra)
+    {
+        var (exitCode, _, error) = await CliRunner.RunAsync(
+        [
+            "simulate-mixes", "--mixes", "2", "--cores", "4", "--time-limit", "0.3", "--programs", "quicksort,strassen", "--schemes", "dynamic,static",
+            "--trace-dir", Traces, "--thesis-form-dir", Traces, "--no-thesis-mixes", "--out", _root, "--name", name, .. extra,
+        ]);
+        Assert.True(exitCode == 0, error);
     }
 
     [Theory]
