@@ -64,49 +64,27 @@ internal static class CliRunner
             }
         }
 
-        public override Task WriteAsync(char value)
-        {
-            Write(value);
-            return Task.CompletedTask;
-        }
+        public override Task WriteAsync(char value) => Synchronously(() => Write(value));
 
-        public override Task WriteAsync(string? value)
-        {
-            Write(value);
-            return Task.CompletedTask;
-        }
+        public override Task WriteAsync(string? value) => Synchronously(() => Write(value));
 
-        public override Task WriteAsync(char[] buffer, int index, int count)
-        {
-            Write(buffer, index, count);
-            return Task.CompletedTask;
-        }
+        public override Task WriteAsync(char[] buffer, int index, int count) => Synchronously(() => Write(buffer, index, count));
 
-        public override Task WriteLineAsync(char value)
-        {
-            WriteLine(value);
-            return Task.CompletedTask;
-        }
+        public override Task WriteLineAsync(char value) => Synchronously(() => WriteLine(value));
 
-        public override Task WriteLineAsync(string? value)
-        {
-            WriteLine(value);
-            return Task.CompletedTask;
-        }
+        public override Task WriteLineAsync(string? value) => Synchronously(() => WriteLine(value));
 
-        public override Task WriteLineAsync(char[] buffer, int index, int count)
-        {
-            WriteLine(buffer, index, count);
-            return Task.CompletedTask;
-        }
+        public override Task WriteLineAsync(char[] buffer, int index, int count) => Synchronously(() => WriteLine(buffer, index, count));
 
-        public override Task WriteLineAsync()
-        {
-            WriteLine();
-            return Task.CompletedTask;
-        }
+        public override Task WriteLineAsync() => Synchronously(WriteLine);
 
         public override Task FlushAsync() => Task.CompletedTask;
+
+        private static Task Synchronously(Action write)
+        {
+            write();
+            return Task.CompletedTask;
+        }
 
         public override string ToString()
         {
