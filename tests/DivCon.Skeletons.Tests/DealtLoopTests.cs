@@ -263,6 +263,53 @@ public sealed class DealtLoopTests
     }
 
     [Fact]
+    public async Task A_scheduler_refusing_the_first_dealer_faults_the_loop_and_is_offered_no_other()
+    {
+        var scheduler = new RefusingTaskScheduler(maximumConcurrencyLevel: 4);
+        scheduler.StopAccepting();
+        int calls = 0;
+
+        // Dealt to four dealers (indexes worth two minimum task costs each): the first is refused, so the others are
+        // never offered and the loop faults with the refusal, no index run.
+        var error = await Assert.ThrowsAsync<TaskSchedulerException>(() => DealAsync(scheduler, 40, _ => Interlocked.Increment(ref calls)));
+
+        Assert.Same(scheduler.Refusal, error.InnerException);
+        Assert.Equal(1, scheduler.RefusedCount);
+        Assert.Equal(0, Volatile.Read(ref calls));
+    }
+
+    [Fact]
+    public async Task A_scheduler_refusing_a_dealers_next_slice_faults_the_loop_and_stops_the_dealing()
+    {
+        var scheduler = new RefusingTaskScheduler(maximumConcurrencyLevel: 2);
+        var slice = TimeSpan.FromTicks(Granularity.DefaultMinimumTaskCost.Ticks * NestedLoop.DealerSlice);
+        int calls = 0;
+
+        // Every index outlasts a slice, so each dealer queues its next step after every index; the scheduler stops
+        // accepting during index 3, so the next step offered is refused: the loop faults with the refusal, and every
+        // dealer stops at its next claim or step, leaving most of the range unrun and nothing on the scheduler.
+        var error = await Assert.ThrowsAsync<TaskSchedulerException>(() => DealAsync(scheduler, 1_000, range =>
+        {
+            Interlocked.Increment(ref calls);
+            if (range.Start == 3)
+            {
+                scheduler.StopAccepting();
+            }
+
+            var elapsed = Stopwatch.StartNew();
+            while (elapsed.Elapsed <= slice)
+            {
+                Thread.SpinWait(20);
+            }
+        }));
+
+        Assert.Same(scheduler.Refusal, error.InnerException);
+        Assert.True(scheduler.RefusedCount >= 1);
+        Assert.True(TestTimeouts.SpinUntil(() => scheduler.IsIdle), "a dealer kept running after the refusal");
+        Assert.True(Volatile.Read(ref calls) < 1_000, $"{calls} indexes ran after the scheduler stopped accepting");
+    }
+
+    [Fact]
     public async Task Cancelling_a_dealt_loop_cancels_its_task_and_stops_the_dealing()
     {
         using var scheduler = new CountingTaskScheduler(2, allowInlining: false, "dealt");

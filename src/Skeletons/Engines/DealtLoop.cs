@@ -70,6 +70,7 @@ internal sealed class DealtLoop
         _run = run;
         _root = new NodePosition(run.NewNodeId(), -1, 0, 0);
         _cheapest = new double[dealers];
+        Array.Fill(_cheapest, double.PositiveInfinity);
         _left = dealers;
     }
 
@@ -102,12 +103,18 @@ internal sealed class DealtLoop
 
         for (int i = 0; i < _dealers; i++)
         {
-            _cheapest[i] = double.PositiveInfinity;
             var dealer = new Dealer(this, i, new NodePosition(run.NewNodeId(), _root.Id, i, 1));
             if (!Queue(dealer))
             {
-                // Refused: it never runs, so it ends here (the run has failed; the dealers queued stop at their next claim).
-                End();
+                // Refused: the run has failed, and the dealers queued stop at their next claim. This one and those not
+                // yet queued never run, so they end here (the last to end completes the run); none is offered to the
+                // scheduler that refused.
+                for (int j = i; j < _dealers; j++)
+                {
+                    End();
+                }
+
+                return;
             }
         }
     }

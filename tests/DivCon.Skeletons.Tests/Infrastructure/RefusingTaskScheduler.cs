@@ -7,7 +7,8 @@ namespace DivCon.Skeletons.Tests.Infrastructure;
 /// thread. It counts the tasks it accepted and has not finished, so a test can tell when nothing of a run is queued
 /// or running on it.
 /// </summary>
-public sealed class RefusingTaskScheduler : TaskScheduler
+/// <param name="maximumConcurrencyLevel">What it reports as its concurrency (default: unbounded, read as the CPU count).</param>
+public sealed class RefusingTaskScheduler(int maximumConcurrencyLevel = int.MaxValue) : TaskScheduler
 {
     private int _refusing;
     private int _refused;
@@ -23,6 +24,9 @@ public sealed class RefusingTaskScheduler : TaskScheduler
 
     /// <summary>True when every task this scheduler accepted has finished running (none queued, none running).</summary>
     public bool IsIdle => Volatile.Read(ref _active) == 0;
+
+    /// <inheritdoc/>
+    public override int MaximumConcurrencyLevel => maximumConcurrencyLevel;
 
     /// <summary>From now on every task is refused.</summary>
     public void StopAccepting() => Volatile.Write(ref _refusing, 1);
