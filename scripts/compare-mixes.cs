@@ -5,7 +5,8 @@
 // replace the stored ones (the other schemes do not use its policy, so their figures stand), and the aggregate is
 // MixAggregate's (wins, near-best, geo-mean and worst STP over the best other scheme), per core count. Also prints the
 // thesis mixes' STP and ANTT against the best other scheme, and every generated mix where the scheme is not near-best,
-// with both schemes' worst NTT (the worst-served program's: a higher STP bought by starving one program shows there).
+// with both schemes' worst NTT (the worst-served program's: a higher STP bought by starving one program shows there),
+// and the scheme against each other scheme alone (pairwise: how often it is at least as good as that one).
 // Usage: dotnet run scripts/compare-mixes.cs -c Release -- <stored folder> <rerun folder> [scheme=dynamic]
 // e.g.  dotnet run scripts/compare-mixes.cs -c Release -- results/simulated-mixes-50-s1 results/dynamic-rerun
 using System.Globalization;
@@ -35,6 +36,28 @@ foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
     var line = MixAggregate.Compute(generated, schemes).Single(a => a.Scheme == scheme);
     Console.WriteLine(string.Create(inv,
         $"{byCores.Key} cores: {line.Mixes} mixes, wins {line.Wins}, near-best {line.NearBest}, geo-mean {line.GeoMeanRatio:0.000}, worst {line.WorstRatio:0.000} ({line.WorstMix}), moves/s {line.MovesPerSecond:0.0}"));
+    // Against each other scheme alone: mixes where the scheme's STP is at least that one's, where it is near that one
+    // (at least its STP, or within 1% STP and 2% ANTT of it), and the geo-mean of the STP ratios.
+    var pairs = new List<string>();
+    foreach (string other in schemes.Where(s => s != scheme))
+    {
+        var both = generated.GroupBy(o => o.Mix)
+            .Select(g => (Own: g.FirstOrDefault(o => o.Scheme == scheme), Other: g.FirstOrDefault(o => o.Scheme == other)))
+            .Where(p => p.Own is not null && p.Other is not null && !double.IsNaN(p.Own.Stp) && !double.IsNaN(p.Other.Stp))
+            .ToList();
+        if (both.Count == 0)
+        {
+            continue;
+        }
+
+        int atLeast = both.Count(p => p.Own!.Stp >= p.Other!.Stp);
+        int near = both.Count(p => p.Own!.Stp >= p.Other!.Stp
+            || (p.Own.Stp >= (1 - MixAggregate.StpTolerance) * p.Other.Stp && p.Own.Antt <= (1 + MixAggregate.AnttTolerance) * p.Other.Antt));
+        double geo = Math.Exp(both.Average(p => Math.Log(p.Own!.Stp / p.Other!.Stp)));
+        pairs.Add(string.Create(inv, $"{other} {atLeast}/{near}/{both.Count} {geo:0.000}"));
+    }
+
+    Console.WriteLine($"  against each alone (STP at least / near / mixes, geo-mean STP ratio): {string.Join("; ", pairs)}");
     foreach (var mix in byCores.GroupBy(o => o.Mix).OrderBy(g => g.Key, StringComparer.Ordinal))
     {
         var own = mix.FirstOrDefault(o => o.Scheme == scheme);
