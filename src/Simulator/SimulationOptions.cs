@@ -87,6 +87,16 @@ public sealed record SimulationOptions
     /// </summary>
     public bool DynamicPriors { get; init; }
 
+    /// <summary>
+    /// Whether every program states its expected lifetime to the dynamic scheme
+    /// (<see cref="DivCon.Schedulers.Multiprogram.Model.ProgramState.ExpectedLifetime"/>), as a program that knows how
+    /// long it will stay would (<see cref="DivCon.Schedulers.Multiprogram.ProgramTaskScheduler.ExpectedLifetime"/>): its
+    /// time from arrival to departure (or to the test's time limit), or, for a program that makes a fixed number of
+    /// runs, that number times twice its run's work spread over every core, if shorter. Off by default: no program
+    /// states one, and the default policy weighs youth by observed age.
+    /// </summary>
+    public bool LifetimeHints { get; init; }
+
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 

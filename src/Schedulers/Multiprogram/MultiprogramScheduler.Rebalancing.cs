@@ -361,6 +361,7 @@ public sealed partial class MultiprogramScheduler
                 // The estimator sees every decision, skipped ones included: its time base is the decisions' clock.
                 Estimate = observe ? p.Observe(now, runningTasks, Math.Max(queued, 0)) : p.Estimate,
                 Runs = p.RunsAt(now),
+                ExpectedLifetime = p.ExpectedLifetime,
             };
         }
 

@@ -34,6 +34,23 @@ internal sealed partial class Simulation
     // The last placed decision's burst roles by program number (policies README, "Bursts first"); null: none.
     private BurstRole[]? _burstRoles;
 
+    /// <summary>
+    /// The lifetime a program states under <see cref="SimulationOptions.LifetimeHints"/>: arrival to departure (or to
+    /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's work
+    /// spread over every core (the order of magnitude its user would give, not its simulated turnaround).
+    /// </summary>
+    private TimeSpan StatedLifetime(ProgramSlot slot)
+    {
+        long end = Math.Min(slot.LeaveAt, _limit);
+        double seconds = (end - slot.Arrival) / 1e9;
+        if (slot.Program.MaxRuns is int runs)
+        {
+            seconds = Math.Min(seconds, runs * 2.0 * slot.Graph.TotalWork / 1e9 / _cores);
+        }
+
+        return TimeSpan.FromSeconds(Math.Max(seconds, 1e-6));
+    }
+
     private void OnDecisionTick()
     {
         if (_runningPrograms == 0)
@@ -83,6 +100,7 @@ internal sealed partial class Simulation
 
                 // Every run, exactly (the scheduler has only the runs a program reports): for the policy's long runs first.
                 Runs = new RunHistory(slot.RunIndex, Time(slot.CompletedRunTime), slot.Running ? Time(_now - slot.RunStart) : null),
+                ExpectedLifetime = learns && _options.LifetimeHints ? StatedLifetime(slot) : null,
             });
         }
 

@@ -117,6 +117,21 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.Contains("start from the offline speedup tables (--priors)", File.ReadAllText(Path.Combine(_root, "priors", "summary.md")), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Lifetime_hints_reach_only_the_dynamic_scheme_and_are_named_in_the_settings()
+    {
+        WriteTraces("quicksort", "strassen");
+        await RunDynamicAndStaticAsync("silent");
+        await RunDynamicAndStaticAsync("stated", "--lifetime-hints");
+
+        string[] Rows(string name, string scheme) =>
+            [.. File.ReadAllLines(Path.Combine(_root, name, "outcomes.csv")).Where(r => r.Split(',')[2] == scheme)];
+        Assert.Equal(Rows("silent", "static"), Rows("stated", "static"));
+        Assert.NotEmpty(Rows("stated", "dynamic"));
+        Assert.Contains("no program states its lifetime", File.ReadAllText(Path.Combine(_root, "silent", "summary.md")), StringComparison.Ordinal);
+        Assert.Contains("states its expected lifetime to dynamic (--lifetime-hints)", File.ReadAllText(Path.Combine(_root, "stated", "summary.md")), StringComparison.Ordinal);
+    }
+
     // Two generated mixes of quicksort and Strassen at 4 cores under dynamic and static into _root/name (the traces
     // written first), with the extra options; fails the test on a non-zero exit.
     private async Task RunDynamicAndStaticAsync(string name, params string[] extra)

@@ -254,6 +254,32 @@ public class LearnedScalabilityTests
     }
 
     [Fact]
+    public void A_stated_lifetime_replaces_the_observed_age_in_the_youth_weight()
+    {
+        // Started together (both busy for 1 s), alike in every way: an even split. One states that it will stay 50 ms
+        // and the other 30 s (past the horizon): the short one weighs (1.05 / 11)^-1.5, about 34 times the other, and
+        // gets most cores, as a program that young would.
+        ProgramState Stating(int id, double? lifetimeSeconds) => Program(id, 16, 64, held: 8, ageSeconds: 1) with
+        {
+            ExpectedLifetime = lifetimeSeconds is double l ? TimeSpan.FromSeconds(l) : null,
+        };
+
+        var policy = new LearnedScalabilityPolicy();
+        Assert.Equal([8, 8], policy.Allocate(new AllocationSnapshot(16, [Stating(0, null), Stating(1, null)])).Cores);
+        var stated = policy.Allocate(new AllocationSnapshot(16, [Stating(0, 30), Stating(1, 0.05)])).Cores;
+        Assert.Equal(16, stated.Sum());
+        Assert.InRange(stated[1], 12, 15);
+
+        // The lifetime, not the age: a program busy for 10 s that states 50 ms is weighed as the young one above.
+        var old = Program(1, 16, 64, held: 8, ageSeconds: 10) with { ExpectedLifetime = TimeSpan.FromSeconds(0.05) };
+        Assert.Equal(stated, policy.Allocate(new AllocationSnapshot(16, [Stating(0, 30), old])).Cores);
+
+        // Lifetimes past the horizon count alike, and without the youth bias no lifetime matters.
+        Assert.Equal([8, 8], policy.Allocate(new AllocationSnapshot(16, [Stating(0, 20), Stating(1, 600)])).Cores);
+        Assert.Equal([8, 8], new LearnedScalabilityPolicy(youthBias: 0).Allocate(new AllocationSnapshot(16, [Stating(0, 30), Stating(1, 0.05)])).Cores);
+    }
+
+    [Fact]
     public void Age_counts_busy_time_and_a_second_with_nothing_to_run_starts_it_again()
     {
         var estimator = new ScalabilityEstimator(4);

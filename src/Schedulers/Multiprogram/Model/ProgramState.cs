@@ -92,6 +92,14 @@ public sealed record ProgramState
     public ScalabilityEstimate? Estimate { get; init; }
 
     /// <summary>
+    /// How long the program expects to stay, in all, from its registration, when it says so
+    /// (<see cref="ProgramTaskScheduler.ExpectedLifetime"/>); <see langword="null"/>: unknown. The default policy weighs
+    /// youth by it instead of by the age it observes (<see cref="Policies.LearnedScalabilityPolicy"/>, "Youth"). The
+    /// machine domain's wire does not carry it.
+    /// </summary>
+    public TimeSpan? ExpectedLifetime { get; init; }
+
+    /// <summary>
     /// The program's runs so far, where they are known: the simulator knows every run; the scheduler knows those a
     /// program reports (<see cref="ProgramTaskScheduler.BeginRun"/>) and leaves it <see langword="null"/> for a program
     /// that reports none. The machine domain's wire does not carry it: a process joined to a domain runs on the

@@ -27,7 +27,9 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// program present for a few seconds gains much from extra cores while the long ones beside it lose a small part of
 /// theirs; without knowing which programs are short, the young ones are the likeliest. Programs started together keep
 /// equal weights, so the thesis's mixes are decided as without it. The age is the estimate's
-/// (<see cref="ScalabilityEstimate.Age"/>): time busy since the program last had no task for a second.</para>
+/// (<see cref="ScalabilityEstimate.Age"/>): time busy since the program last had no task for a second. A program that
+/// states how long it will stay (<see cref="ProgramState.ExpectedLifetime"/>) is weighed by that lifetime instead, with
+/// the same horizon: what the age only guesses at, it knows.</para>
 /// <para><b>Hysteresis.</b> From the current allocation, one core at a time moves from the program that loses least to
 /// the program that gains most, while the gain minus the loss exceeds <see cref="MoveThreshold"/> (in log units:
 /// the default 0.01 = the receiver speeds up 1% more than the donor slows down). A program that arrives, a program left with no
@@ -522,8 +524,9 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
         private YouthWeights(double[] weights, double youngest) => (_weights, _youngest) = (weights, youngest);
 
         /// <summary>
-        /// Each program's weight (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (the estimate's busy-period
-        /// age, capped at <see cref="AgeHorizon"/>; 1 without an estimate), and the largest of them; none with no bias.
+        /// Each program's weight (1 + a / 1 s)^-<see cref="YouthBias"/> for its age a (its stated expected lifetime, else
+        /// the estimate's busy-period age, capped at <see cref="AgeHorizon"/>; 1 with neither), and the largest of them;
+        /// none with no bias.
         /// </summary>
         public static YouthWeights Of(LearnedScalabilityPolicy policy, AllocationSnapshot snapshot)
         {
@@ -536,8 +539,10 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             double youngest = 0;
             for (int i = 0; i < weights.Length; i++)
             {
-                weights[i] = snapshot.Programs[i].Estimate is { } estimate
-                    ? Math.Pow(1 + (Math.Min(estimate.Age.TotalSeconds, AgeHorizon.TotalSeconds) / AgeScale.TotalSeconds), -policy.YouthBias)
+                // A stated lifetime replaces the observed age (both capped at the horizon); neither: weight 1.
+                double? seconds = snapshot.Programs[i].ExpectedLifetime?.TotalSeconds ?? snapshot.Programs[i].Estimate?.Age.TotalSeconds;
+                weights[i] = seconds is double age
+                    ? Math.Pow(1 + (Math.Min(age, AgeHorizon.TotalSeconds) / AgeScale.TotalSeconds), -policy.YouthBias)
                     : 1;
                 youngest = Math.Max(youngest, weights[i]);
             }

@@ -85,6 +85,42 @@ public sealed class MechanismRunsTests
     }
 
     [Fact]
+    public void A_stated_lifetime_reaches_the_snapshot_and_can_be_changed_or_withdrawn()
+    {
+        var clock = new ManualClock();
+        var policy = new CapturingPolicy();
+        using var scheduler = Create(clock, policy);
+        using var stating = scheduler.Register("stating");
+        using var silent = scheduler.Register("silent");
+        Assert.Null(stating.ExpectedLifetime);
+
+        stating.ExpectedLifetime = Ms(30);
+        scheduler.Rebalance();
+        Assert.Equal(Ms(30), policy.Last!.Programs[0].ExpectedLifetime);
+        Assert.Null(policy.Last.Programs[1].ExpectedLifetime);
+
+        stating.ExpectedLifetime = TimeSpan.FromMinutes(2);
+        scheduler.Rebalance();
+        Assert.Equal(TimeSpan.FromMinutes(2), policy.Last.Programs[0].ExpectedLifetime);
+
+        stating.ExpectedLifetime = null;
+        scheduler.Rebalance();
+        Assert.Null(policy.Last.Programs[0].ExpectedLifetime);
+    }
+
+    [Fact]
+    public void A_lifetime_that_is_not_positive_is_refused_and_the_last_one_stays()
+    {
+        using var scheduler = Create(new ManualClock(), new CapturingPolicy());
+        using var program = scheduler.Register("p");
+        program.ExpectedLifetime = Ms(5);
+        var zero = Assert.Throws<ArgumentOutOfRangeException>("value", () => program.ExpectedLifetime = TimeSpan.Zero);
+        Assert.Equal(TimeSpan.Zero, zero.ActualValue);
+        Assert.Throws<ArgumentOutOfRangeException>("value", () => program.ExpectedLifetime = Ms(-1));
+        Assert.Equal(Ms(5), program.ExpectedLifetime);
+    }
+
+    [Fact]
     public void A_run_can_end_after_its_program_left()
     {
         var clock = new ManualClock();
