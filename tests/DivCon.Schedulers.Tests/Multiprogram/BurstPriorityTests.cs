@@ -88,6 +88,19 @@ public class BurstPriorityTests
     }
 
     [Fact]
+    public void A_saturated_program_that_states_a_short_lifetime_keeps_its_workers()
+    {
+        // It would get the time it yields back later; one that will be gone within seconds has no later. From the
+        // youth weight's horizon (10 s) on, or with no lifetime stated, it yields as before.
+        ProgramState Saturating(TimeSpan? lifetime) => Program(1, 8, Saturated(12)) with { ExpectedLifetime = lifetime };
+        AllocationSnapshot Beside(TimeSpan? lifetime) => new(16, [Program(0, 8, Bursty()), Saturating(lifetime)]);
+        Assert.Equal([BurstRole.Bursty, BurstRole.None], BurstPriority.Classify(Beside(TimeSpan.FromSeconds(2)), [8, 8]));
+        Assert.Equal([BurstRole.Bursty, BurstRole.None], BurstPriority.Classify(Beside(TimeSpan.FromSeconds(9.9)), [8, 8]));
+        Assert.Equal([BurstRole.Bursty, BurstRole.Yields], BurstPriority.Classify(Beside(LearnedScalabilityPolicy.AgeHorizon), [8, 8]));
+        Assert.Equal([BurstRole.Bursty, BurstRole.Yields], BurstPriority.Classify(Beside(null), [8, 8]));
+    }
+
+    [Fact]
     public void Without_a_burst_nobody_has_a_part()
     {
         // Two saturated programs: nothing to serve first.

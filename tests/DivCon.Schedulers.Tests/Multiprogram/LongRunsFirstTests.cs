@@ -17,6 +17,18 @@ public class LongRunsFirstTests
     private static RunHistory FirstRun(double ageMs) => new(0, TimeSpan.Zero, TimeSpan.FromMilliseconds(ageMs));
 
     [Fact]
+    public void A_cyclic_program_that_states_a_short_lifetime_does_not_yield_to_a_long_first_run()
+    {
+        // The long run is still bursty (idle cores go to it first), but a program that will be gone within seconds
+        // keeps its workers: it could not get the time back.
+        var shortLived = Program(0, 8, Cyclic(10, 40, 20)) with { ExpectedLifetime = TimeSpan.FromSeconds(1) };
+        var snapshot = new AllocationSnapshot(16, [shortLived, Program(1, 8, FirstRun(200))]);
+        Assert.Equal([BurstRole.None, BurstRole.Bursty], BurstPriority.WithLongRunsFirst(snapshot, [8, 8], null, 4));
+        var longLived = shortLived with { ExpectedLifetime = TimeSpan.FromMinutes(1) };
+        Assert.Equal([BurstRole.Yields, BurstRole.Bursty], BurstPriority.WithLongRunsFirst(new AllocationSnapshot(16, [longLived, Program(1, 8, FirstRun(200))]), [8, 8], null, 4));
+    }
+
+    [Fact]
     public void A_first_run_longer_than_four_runs_of_a_cyclic_program_gets_that_programs_workers()
     {
         var snapshot = new AllocationSnapshot(16, [Program(0, 8, Cyclic(10, 40, 20)), Program(1, 8, FirstRun(200))]);

@@ -12,7 +12,8 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// below <see cref="BurstyBelow"/>: a sort in its merges, a program with sequential sweeps) is <see cref="BurstRole.Bursty"/>;
 /// one whose demand exceeds its homes nearly all the time (at least <see cref="SaturatedFrom"/>: many short runs, a
 /// flat loop) <see cref="BurstRole.Yields"/>, unless its recent progress (<see cref="ScalabilityEstimate.Progress"/>)
-/// is below <see cref="YieldFloor"/> of the best-served program's. A saturated program turns every core it is given
+/// is below <see cref="YieldFloor"/> of the best-served program's, or it has stated a lifetime shorter than the youth
+/// weight's horizon (<see cref="ProgramState.ExpectedLifetime"/>: it will be gone before it could get the time back). A saturated program turns every core it is given
 /// into work, so the core time it yields to a burst it gets back when the burst is over (the bursty program's homes
 /// are lent in its narrow phases): to first order its throughput is unchanged, while the burst, and with it the bursty
 /// program's run, finishes sooner. Shortest job first, applied to phases; the floor keeps the yielding program from
@@ -72,7 +73,7 @@ internal static class BurstPriority
                 roles[i] = BurstRole.Bursty;
                 anyBursty = true;
             }
-            else if (share >= SaturatedFrom && estimate.Progress >= YieldFloor * bestProgress)
+            else if (share >= SaturatedFrom && estimate.Progress >= YieldFloor * bestProgress && StaysLong(snapshot.Programs[i]))
             {
                 roles[i] = BurstRole.Yields;
             }
@@ -80,6 +81,15 @@ internal static class BurstPriority
 
         return anyBursty ? roles : null;
     }
+
+    /// <summary>
+    /// Whether a program may yield for its lifetime: it states none, or one of at least the youth weight's horizon
+    /// (<see cref="LearnedScalabilityPolicy.AgeHorizon"/>). A yielding program gets the time it gives a burst back later;
+    /// one that has said it will be gone within seconds has no later, and its normalised turnaround is the mean of
+    /// few runs, so it keeps its workers.
+    /// </summary>
+    private static bool StaysLong(ProgramState program) =>
+        program.ExpectedLifetime is not { } lifetime || lifetime >= LearnedScalabilityPolicy.AgeHorizon;
 
     /// <summary>A program's runs count as its typical length from this many completed runs (3).</summary>
     public const int RunsToKnowLength = 3;
@@ -159,7 +169,7 @@ internal static class BurstPriority
             var program = snapshot.Programs[j];
             if (merged[j] != BurstRole.Bursty && cores[j] < snapshot.CoreCount
                 && program.Runs is { Completed: >= RunsToKnowLength, MeanRun: { } mean } && longest > factor * mean.TotalSeconds
-                && (program.Estimate?.Progress ?? 1) >= YieldFloor * bestProgress)
+                && (program.Estimate?.Progress ?? 1) >= YieldFloor * bestProgress && StaysLong(program))
             {
                 merged[j] = BurstRole.Yields;
             }
