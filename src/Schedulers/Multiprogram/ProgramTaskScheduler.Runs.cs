@@ -55,7 +55,8 @@ public sealed partial class ProgramTaskScheduler
     /// and settable at any time. The default policy favours young programs, because a program's normalised turnaround
     /// is averaged over its own lifetime, so a short one gains much from extra cores while the long ones beside it lose
     /// a small share of theirs; without this it takes the time the program has been busy as its guess, which cannot tell
-    /// a short program from a long one started at the same moment. A stated lifetime replaces that guess (the policies
+    /// a short program from a long one started at the same moment. A stated lifetime replaces that guess, and a program
+    /// that states less than 10 s keeps its workers rather than yield them to other programs' wide phases (the policies
     /// README, "Stated lifetimes"). Only its order of magnitude matters, and lifetimes past 10 s count alike. A process
     /// joined to a machine domain does not pass it on.
     /// </summary>
