@@ -13,10 +13,10 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// one whose demand exceeds its homes nearly all the time (at least <see cref="SaturatedFrom"/>: many short runs, a
 /// flat loop) <see cref="BurstRole.Yields"/>, unless its recent progress (<see cref="ScalabilityEstimate.Progress"/>)
 /// is below <see cref="YieldFloor"/> of the best-served program's, or it has stated a lifetime shorter than the youth
-/// weight's horizon (<see cref="ProgramState.ExpectedLifetime"/>: it will be gone before it could get the time back). A saturated program turns every core it is given
-/// into work, so the core time it yields to a burst it gets back when the burst is over (the bursty program's homes
-/// are lent in its narrow phases): to first order its throughput is unchanged, while the burst, and with it the bursty
-/// program's run, finishes sooner. Shortest job first, applied to phases; the floor keeps the yielding program from
+/// weight's horizon (<see cref="ProgramState.ExpectedLifetime"/>: it will be gone before it could get the time back).
+/// A saturated program turns every core it is given into work, so the core time it yields to a burst it gets back
+/// when the burst is over (the bursty program's homes are lent in its narrow phases): to first order its throughput is
+/// unchanged, while the burst, and with it the bursty program's run, finishes sooner. Shortest job first, applied to phases; the floor keeps the yielding program from
 /// being served far worse than the rest. Idle cores, too, go to bursty programs before the others; among several
 /// bursts, the earliest registered program's first, so that one burst finishes early rather than all late (first
 /// come, first served beats sharing for equal jobs).
