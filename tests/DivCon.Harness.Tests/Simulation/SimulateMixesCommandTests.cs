@@ -102,34 +102,22 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.Contains("lending True (oldest-run first)", File.ReadAllText(Path.Combine(_root, "oldest", "summary.md")), StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task Priors_reach_only_the_dynamic_scheme_and_are_named_in_the_settings()
+    [Theory]
+    [InlineData("--priors", "dynamic learns without profiles", "start from the offline speedup tables (--priors)")]
+    [InlineData("--lifetime-hints", "no program states its lifetime", "states its expected lifetime to dynamic (--lifetime-hints)")]
+    public async Task A_dynamic_only_option_changes_only_the_dynamic_rows_and_is_named_in_the_settings(string option, string without, string with)
     {
         WriteTraces("quicksort", "strassen");
-        await RunDynamicAndStaticAsync("learning");
-        await RunDynamicAndStaticAsync("priors", "--priors");
+        await RunDynamicAndStaticAsync("without");
+        await RunDynamicAndStaticAsync("with", option);
 
         string[] Rows(string name, string scheme) =>
             [.. File.ReadAllLines(Path.Combine(_root, name, "outcomes.csv")).Where(r => r.Split(',')[2] == scheme)];
-        Assert.Equal(Rows("learning", "static"), Rows("priors", "static"));
-        Assert.NotEmpty(Rows("priors", "dynamic"));
-        Assert.Contains("dynamic learns without profiles", File.ReadAllText(Path.Combine(_root, "learning", "summary.md")), StringComparison.Ordinal);
-        Assert.Contains("start from the offline speedup tables (--priors)", File.ReadAllText(Path.Combine(_root, "priors", "summary.md")), StringComparison.Ordinal);
-    }
-
-    [Fact]
-    public async Task Lifetime_hints_reach_only_the_dynamic_scheme_and_are_named_in_the_settings()
-    {
-        WriteTraces("quicksort", "strassen");
-        await RunDynamicAndStaticAsync("silent");
-        await RunDynamicAndStaticAsync("stated", "--lifetime-hints");
-
-        string[] Rows(string name, string scheme) =>
-            [.. File.ReadAllLines(Path.Combine(_root, name, "outcomes.csv")).Where(r => r.Split(',')[2] == scheme)];
-        Assert.Equal(Rows("silent", "static"), Rows("stated", "static"));
-        Assert.NotEmpty(Rows("stated", "dynamic"));
-        Assert.Contains("no program states its lifetime", File.ReadAllText(Path.Combine(_root, "silent", "summary.md")), StringComparison.Ordinal);
-        Assert.Contains("states its expected lifetime to dynamic (--lifetime-hints)", File.ReadAllText(Path.Combine(_root, "stated", "summary.md")), StringComparison.Ordinal);
+        Assert.Equal(Rows("without", "static"), Rows("with", "static"));
+        Assert.NotEmpty(Rows("with", "dynamic"));
+        Assert.Contains(without, File.ReadAllText(Path.Combine(_root, "without", "summary.md")), StringComparison.Ordinal);
+        Assert.DoesNotContain(with, File.ReadAllText(Path.Combine(_root, "without", "summary.md")), StringComparison.Ordinal);
+        Assert.Contains(with, File.ReadAllText(Path.Combine(_root, "with", "summary.md")), StringComparison.Ordinal);
     }
 
     // Two generated mixes of quicksort and Strassen at 4 cores under dynamic and static into _root/name (the traces
