@@ -97,6 +97,13 @@ public sealed record SimulationOptions
     /// </summary>
     public bool LifetimeHints { get; init; }
 
+    /// <summary>
+    /// How far off the stated lifetimes of <see cref="LifetimeHints"/> are: each program's is multiplied by a factor
+    /// drawn log-uniformly from [1 / e, e] for this value e (fixed per program name and <see cref="Seed"/>, not drawn
+    /// from the simulation's random stream); 1 (the default): exact. At least 1.
+    /// </summary>
+    public double LifetimeHintError { get; init; } = 1;
+
     /// <summary>Whether idle partitioning workers lend themselves to programs with queued tasks (the mechanism's default).</summary>
     public bool Lending { get; init; } = true;
 
@@ -227,6 +234,11 @@ public sealed record SimulationOptions
         NotNegative(CoarsenBelow, nameof(CoarsenBelow));
         NotNegative(HandoverThreshold, nameof(HandoverThreshold));
         ArgumentOutOfRangeException.ThrowIfNegative(FlattenBelowNs, nameof(FlattenBelowNs));
+        if (!(LifetimeHintError >= 1) || !double.IsFinite(LifetimeHintError))
+        {
+            throw new ArgumentOutOfRangeException(nameof(LifetimeHintError), LifetimeHintError, "LifetimeHintError must be a finite factor of at least 1.");
+        }
+
         if (!double.IsFinite(ClampOutliers) || (ClampOutliers != 0 && ClampOutliers <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(ClampOutliers), ClampOutliers, "ClampOutliers must be 0 (off) or a finite factor above 1.");

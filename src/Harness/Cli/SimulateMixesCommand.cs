@@ -88,6 +88,7 @@ public static class SimulateMixesCommand
             "dynamic: a program in its first three runs whose run has lasted more than this many mean runs of a program with short runs has that program's workers first (the policy's LongRunsFirst). 0 = off; else at least 1.",
             LearnedScalabilityPolicy.DefaultLongRunsFirst, atLeast: 0, unit: "mean runs");
         var hints = OptionTable.Flag("--lifetime-hints", "dynamic: every program states its expected lifetime (ProgramTaskScheduler.ExpectedLifetime), as one that knows how long it will stay would: arrival to departure, or its runs' count times twice its run's work spread over every core; the default policy weighs youth by it instead of by observed age.");
+        var hintError = OptionTable.Number("--lifetime-error", "dynamic, with --lifetime-hints: how far off each stated lifetime is: multiplied by a factor drawn log-uniformly from [1/e, e], fixed per program and seed; 1 = exact.", 1, atLeast: 1);
         var priors = OptionTable.Flag("--priors", "dynamic: its estimators start from the offline speedup tables the other partitioning schemes use (as with a profile file present); without it dynamic learns every program while it runs.");
         var moveThreshold = OptionTable.Number("--move-threshold", "dynamic: the net gain a single-core move must bring (the policy's moveThreshold).", 0.01, atLeast: 0);
         var parallel = OptionTable.OptionalWhole("--parallel", "Simulations at once. [default: the CPUs]", 1, () => 1024, null);
@@ -96,7 +97,7 @@ public static class SimulateMixesCommand
         var command = new Command("simulate-mixes",
             "Every simulated scheme on many generated multiprogram mixes (random programs, sizes, arrivals and departures) and the thesis's mixes, at several core counts; per-mix CSV and an aggregate table.")
         {
-            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, longRuns, priors, hints, parallel, name, outRoot,
+            mixes, cores, seed, timeLimit, schemes, programs, traceDir, formDir, noThesis, machine, noStandby, noLending, lendingPreference, clamp, lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, longRuns, priors, hints, hintError, parallel, name, outRoot,
         };
         CommandActions.Set(command, host, async (parse, cancellationToken) =>
         {
@@ -151,6 +152,7 @@ public static class SimulateMixesCommand
                 DynamicPolicy = customPolicy ? dynamicPolicy : null,
                 DynamicPriors = parse.GetValue(priors),
                 LifetimeHints = parse.GetValue(hints),
+                LifetimeHintError = parse.GetValue(hintError),
                 Machine = parse.GetValue(machine) is { } file ? DivCon.Simulator.Machine.MachineDescription.LoadModel(file) : null,
             };
             var generated = count == 0 ? [] : MixGenerator.Generate(count, new MixGeneratorOptions { Programs = drawFrom, Seed = seedValue, TimeLimit = limit });
@@ -181,7 +183,9 @@ public static class SimulateMixesCommand
                 string.Create(CultureInfo.InvariantCulture, $"seed {seedValue}; schemes {string.Join(", ", schemeList.Select(s => s.Name()))}; time limit {limit.TotalSeconds:0.###} s"),
                 $"machine model: {options.Machine?.ToString() ?? "none (the traces' durations only)"}",
                 options.DynamicPriors ? "dynamic's estimators start from the offline speedup tables (--priors)" : "dynamic learns without profiles",
-                options.LifetimeHints ? "every program states its expected lifetime to dynamic (--lifetime-hints)" : "no program states its lifetime",
+                options.LifetimeHints
+                    ? "every program states its expected lifetime to dynamic (--lifetime-hints)" + (options.LifetimeHintError > 1 ? string.Create(CultureInfo.InvariantCulture, $", off by up to {options.LifetimeHintError} times either way (--lifetime-error)") : "")
+                    : "no program states its lifetime",
                 string.Create(CultureInfo.InvariantCulture, $"standby handover {options.StandbyHandover}, lending {options.Lending}{(options.LendingPreference != LendingPreference.RoundRobin ? $" ({parse.GetValue(lendingPreference)} first)" : "")}, decisions every {options.RebalanceInterval.TotalMilliseconds} ms, outlier clamping {clampValue}"),
                 .. (customPolicy
                     ? new[] { string.Create(CultureInfo.InvariantCulture, $"dynamic's policy: lending credit {credit}, fairness {alpha}, move threshold {threshold}{(ordered ? ", lending order" : "")}{(early ? ", early decision" : "")}{(bursts ? "" : ", no bursts first")}") }

@@ -37,7 +37,8 @@ internal sealed partial class Simulation
     /// <summary>
     /// The lifetime a program states under <see cref="SimulationOptions.LifetimeHints"/>: arrival to departure (or to
     /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's work
-    /// spread over every core (the order of magnitude its user would give, not its simulated turnaround).
+    /// spread over every core (the order of magnitude its user would give, not its simulated turnaround); off by
+    /// <see cref="SimulationOptions.LifetimeHintError"/> when that is above 1.
     /// </summary>
     private TimeSpan StatedLifetime(ProgramSlot slot)
     {
@@ -46,6 +47,20 @@ internal sealed partial class Simulation
         if (slot.Program.MaxRuns is int runs)
         {
             seconds = Math.Min(seconds, runs * 2.0 * slot.Graph.TotalWork / 1e9 / _cores);
+        }
+
+        if (_options.LifetimeHintError > 1)
+        {
+            // A factor in [1/e, e], log-uniform, fixed by the program's name and the seed (FNV-1a), so every scheme and
+            // rerun sees the same error and the simulation's random stream is untouched.
+            uint hash = 2166136261;
+            foreach (char c in slot.Program.Name + "/" + _options.Seed.ToString(System.Globalization.CultureInfo.InvariantCulture))
+            {
+                hash = (hash ^ c) * 16777619;
+            }
+
+            double u = (hash % 1_000_000) / 1_000_000.0;
+            seconds *= Math.Exp(((2 * u) - 1) * Math.Log(_options.LifetimeHintError));
         }
 
         return TimeSpan.FromSeconds(Math.Max(seconds, 1e-6));

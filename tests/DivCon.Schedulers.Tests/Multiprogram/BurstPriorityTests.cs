@@ -98,6 +98,12 @@ public class BurstPriorityTests
         Assert.Equal([BurstRole.Bursty, BurstRole.None], BurstPriority.Classify(Beside(TimeSpan.FromSeconds(9.9)), [8, 8]));
         Assert.Equal([BurstRole.Bursty, BurstRole.Yields], BurstPriority.Classify(Beside(LearnedScalabilityPolicy.AgeHorizon), [8, 8]));
         Assert.Equal([BurstRole.Bursty, BurstRole.Yields], BurstPriority.Classify(Beside(null), [8, 8]));
+
+        // Busy for 12 s after stating 2 s: the statement is outlived past the horizon, and it yields again.
+        var estimator = Exact(16);
+        estimator.Observe(TimeSpan.FromSeconds(12), running: 12, queued: 32);
+        var outlived = Program(1, 8, estimator.Current) with { ExpectedLifetime = TimeSpan.FromSeconds(2) };
+        Assert.Equal([BurstRole.Bursty, BurstRole.Yields], BurstPriority.Classify(new AllocationSnapshot(16, [Program(0, 8, Bursty()), outlived]), [8, 8]));
     }
 
     [Fact]

@@ -270,9 +270,16 @@ public class LearnedScalabilityTests
         Assert.Equal(16, stated.Sum());
         Assert.InRange(stated[1], 12, 15);
 
-        // The lifetime, not the age: a program busy for 10 s that states 50 ms is weighed as the young one above.
-        var old = Program(1, 16, 64, held: 8, ageSeconds: 10) with { ExpectedLifetime = TimeSpan.FromSeconds(0.05) };
-        Assert.Equal(stated, policy.Allocate(new AllocationSnapshot(16, [Stating(0, 30), old])).Cores);
+        // The lifetime, not the age: both busy for 1 s, the one that states 30 s weighs (11)^-1.5 against the silent
+        // one's (2)^-1.5, so the silent one gets more.
+        var againstSilent = policy.Allocate(new AllocationSnapshot(16, [Stating(0, 30), Stating(1, null)])).Cores;
+        Assert.True(againstSilent[1] > 8, $"the silent program got {againstSilent[1]} of 16");
+
+        // A lifetime outlived is no longer believed: busy for 10 s after stating 50 ms, a program is as old as one
+        // that stated 30 s.
+        var outlived = Program(1, 16, 64, held: 8, ageSeconds: 10) with { ExpectedLifetime = TimeSpan.FromSeconds(0.05) };
+        Assert.Equal(10, outlived.BelievedLifetime!.Value.TotalSeconds, 3);
+        Assert.Equal([8, 8], policy.Allocate(new AllocationSnapshot(16, [Stating(0, 30), outlived])).Cores);
 
         // Lifetimes past the horizon count alike, and without the youth bias no lifetime matters.
         Assert.Equal([8, 8], policy.Allocate(new AllocationSnapshot(16, [Stating(0, 20), Stating(1, 600)])).Cores);

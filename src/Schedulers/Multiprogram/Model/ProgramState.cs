@@ -100,6 +100,15 @@ public sealed record ProgramState
     public TimeSpan? ExpectedLifetime { get; init; }
 
     /// <summary>
+    /// The stated lifetime as the policies believe it: <see cref="ExpectedLifetime"/>, or the estimate's age once the
+    /// program has been busy longer than it said it would stay (a lifetime it has outlived is no longer believed, so an
+    /// underestimate, or a program that claims to be short to be served first, gains only until then);
+    /// <see langword="null"/> when none is stated.
+    /// </summary>
+    internal TimeSpan? BelievedLifetime =>
+        ExpectedLifetime is { } stated && Estimate is { } estimate && estimate.Age > stated ? estimate.Age : ExpectedLifetime;
+
+    /// <summary>
     /// The program's runs so far, where they are known: the simulator knows every run; the scheduler knows those a
     /// program reports (<see cref="ProgramTaskScheduler.BeginRun"/>) and leaves it <see langword="null"/> for a program
     /// that reports none. The machine domain's wire does not carry it: a process joined to a domain runs on the

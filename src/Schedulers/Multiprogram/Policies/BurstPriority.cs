@@ -84,12 +84,13 @@ internal static class BurstPriority
 
     /// <summary>
     /// Whether a program may yield for its lifetime: it states none, or one of at least the youth weight's horizon
-    /// (<see cref="LearnedScalabilityPolicy.AgeHorizon"/>). A yielding program gets the time it gives a burst back later;
+    /// (<see cref="LearnedScalabilityPolicy.AgeHorizon"/>), or it has outlived what it stated by that much
+    /// (<see cref="ProgramState.BelievedLifetime"/>). A yielding program gets the time it gives a burst back later;
     /// one that has said it will be gone within seconds has no later, and its normalised turnaround is the mean of
     /// few runs, so it keeps its workers.
     /// </summary>
     private static bool StaysLong(ProgramState program) =>
-        program.ExpectedLifetime is not { } lifetime || lifetime >= LearnedScalabilityPolicy.AgeHorizon;
+        program.BelievedLifetime is not { } lifetime || lifetime >= LearnedScalabilityPolicy.AgeHorizon;
 
     /// <summary>A program's runs count as its typical length from this many completed runs (3).</summary>
     public const int RunsToKnowLength = 3;

@@ -29,7 +29,8 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// equal weights, so the thesis's mixes are decided as without it. The age is the estimate's
 /// (<see cref="ScalabilityEstimate.Age"/>): time busy since the program last had no task for a second. A program that
 /// states how long it will stay (<see cref="ProgramState.ExpectedLifetime"/>) is weighed by that lifetime instead, with
-/// the same horizon: what the age only guesses at, it knows.</para>
+/// the same horizon: what the age only guesses at, it knows; once it has been busy longer than it said, by its age
+/// again.</para>
 /// <para><b>Hysteresis.</b> From the current allocation, one core at a time moves from the program that loses least to
 /// the program that gains most, while the gain minus the loss exceeds <see cref="MoveThreshold"/> (in log units:
 /// the default 0.01 = the receiver speeds up 1% more than the donor slows down). A program that arrives, a program left with no
@@ -539,8 +540,8 @@ public sealed class LearnedScalabilityPolicy : IAllocationPolicy
             double youngest = 0;
             for (int i = 0; i < weights.Length; i++)
             {
-                // A stated lifetime replaces the observed age (both capped at the horizon); neither: weight 1.
-                double? seconds = snapshot.Programs[i].ExpectedLifetime?.TotalSeconds ?? snapshot.Programs[i].Estimate?.Age.TotalSeconds;
+                // A stated lifetime, while believed, replaces the observed age (both capped at the horizon); neither: weight 1.
+                double? seconds = snapshot.Programs[i].BelievedLifetime?.TotalSeconds ?? snapshot.Programs[i].Estimate?.Age.TotalSeconds;
                 weights[i] = seconds is double age
                     ? Math.Pow(1 + (Math.Min(age, AgeHorizon.TotalSeconds) / AgeScale.TotalSeconds), -policy.YouthBias)
                     : 1;
