@@ -148,6 +148,8 @@ public sealed class SimulateMixesCommandTests : IDisposable
     [InlineData("--lending-preference", "fifo")]
     [InlineData("--long-runs-first", "0.5")]
     [InlineData("--long-runs-first", "-1")]
+    [InlineData("--lifetime-error", "0.5")]
+    [InlineData("--lifetime-error", "x")]
     public async Task Bad_input_is_one_error_line_naming_the_option(string option, string value)
     {
         var (exitCode, output, error) = await CliRunner.RunAsync("simulate-mixes", option, value, "--out", _root);
