@@ -34,6 +34,10 @@ internal sealed partial class Simulation
     // The last placed decision's burst roles by program number (policies README, "Bursts first"); null: none.
     private BurstRole[]? _burstRoles;
 
+    // Per program, the lifetime it states to the dynamic scheme (SimulationOptions.LifetimeHints), fixed for the test:
+    // computed once in the constructor; null when no program states one.
+    private readonly TimeSpan[]? _statedLifetimes;
+
     /// <summary>
     /// The lifetime a program states under <see cref="SimulationOptions.LifetimeHints"/>: arrival to departure (or to
     /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's work
@@ -115,7 +119,7 @@ internal sealed partial class Simulation
 
                 // Every run, exactly (the scheduler has only the runs a program reports): for the policy's long runs first.
                 Runs = new RunHistory(slot.RunIndex, Time(slot.CompletedRunTime), slot.Running ? Time(_now - slot.RunStart) : null),
-                ExpectedLifetime = learns && _options.LifetimeHints ? StatedLifetime(slot) : null,
+                ExpectedLifetime = _statedLifetimes?[p],
             });
         }
 

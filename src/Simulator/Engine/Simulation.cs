@@ -148,6 +148,8 @@ internal sealed partial class Simulation
             _programs[p] = new ProgramSlot(programs[p], table);
         }
 
+        _statedLifetimes = options.LifetimeHints && scheme == SimulatedScheme.Dynamic ? [.. _programs.Select(StatedLifetime)] : null;
+
         int programCount = programs.Count;
         int threadCount;
         switch (scheme)

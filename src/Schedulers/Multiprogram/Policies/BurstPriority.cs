@@ -16,10 +16,10 @@ namespace DivCon.Schedulers.Multiprogram.Policies;
 /// weight's horizon (<see cref="ProgramState.ExpectedLifetime"/>: it will be gone before it could get the time back).
 /// A saturated program turns every core it is given into work, so the core time it yields to a burst it gets back
 /// when the burst is over (the bursty program's homes are lent in its narrow phases): to first order its throughput is
-/// unchanged, while the burst, and with it the bursty program's run, finishes sooner. Shortest job first, applied to phases; the floor keeps the yielding program from
-/// being served far worse than the rest. Idle cores, too, go to bursty programs before the others; among several
-/// bursts, the earliest registered program's first, so that one burst finishes early rather than all late (first
-/// come, first served beats sharing for equal jobs).
+/// unchanged, while the burst, and with it the bursty program's run, finishes sooner. Shortest job first, applied to
+/// phases; the floor keeps the yielding program from being served far worse than the rest. Idle cores, too, go to
+/// bursty programs before the others; among several bursts, the earliest registered program's first, so that one
+/// burst finishes early rather than all late (first come, first served beats sharing for equal jobs).
 /// </remarks>
 internal static class BurstPriority
 {
