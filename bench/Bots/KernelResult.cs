@@ -19,7 +19,15 @@ internal sealed class KernelResult(string kernel, string description)
     /// <summary>Task nodes and inline nodes of one observed run, by DivCon variant (nested runs included).</summary>
     public Dictionary<Variant, (long TaskNodes, long InlineNodes)> Nodes { get; } = [];
 
-    public RatioSummary ToSequential(Variant variant) => RatioSummary.Of(Seconds[variant], Seconds[Variant.Sequential]);
+    /// <summary>The CPUs a parallel variant may use: the floor of its ratio to the sequential one is one over this.</summary>
+    public int Processors { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>The variant's time as a share of the sequential variant's, with one over <see cref="Processors"/> as its floor.</summary>
+    public RatioSummary ToSequential(Variant variant) =>
+        RatioSummary.Of(Seconds[variant], Seconds[Variant.Sequential]) with { Floor = variant == Variant.Sequential ? 0 : 1.0 / Processors };
+
+    /// <summary>The fastest and the slowest round of a variant: on a steady machine the sequential variant's are close.</summary>
+    public (double Min, double Max) Range(Variant variant) => (Seconds[variant].Min(), Seconds[variant].Max());
 
     /// <summary>The TPL idiom with the smaller median time.</summary>
     public Variant BestTpl => Median(Variant.ParallelInvoke) <= Median(Variant.TaskRun) ? Variant.ParallelInvoke : Variant.TaskRun;

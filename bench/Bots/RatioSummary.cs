@@ -13,6 +13,20 @@ internal readonly record struct RatioSummary(double Ratio, double Lower, double 
     /// <summary>The confidence level of the interval.</summary>
     public const double ConfidenceLevel = 0.99;
 
+    /// <summary>
+    /// The least ratio the machine allows, 0 when none is known: for a ratio to the sequential variant, one over the
+    /// CPUs the parallel variant may use (it cannot do the same work faster than that many CPUs running it all the time).
+    /// </summary>
+    public double Floor { get; init; }
+
+    /// <summary>
+    /// Whether the medians' ratio is below <see cref="Floor"/>: impossible for the same work on a steady machine, so
+    /// either the variant did less work (caches that hold a share of the data but not the whole: a superlinear
+    /// speed-up) or the machine ran the two variants at different speeds. Either way it is not a measure of the
+    /// scheduling, and the report flags it.
+    /// </summary>
+    public bool BelowFloor => Ratio < Floor;
+
     /// <summary>Whether the interval exists (at least two rounds).</summary>
     public bool HasInterval => !double.IsNaN(Lower);
 
@@ -50,8 +64,15 @@ internal readonly record struct RatioSummary(double Ratio, double Lower, double 
     /// </summary>
     public bool Drifted => HasInterval && (Ratio < Lower || Ratio > Upper);
 
-    /// <summary><c>0.54 [0.52, 0.57]</c>, the ratio alone without an interval, and a final <c>*</c> when <see cref="Drifted"/>.</summary>
-    public override string ToString() => HasInterval
-        ? FormattableString.Invariant($"{Ratio:F2} [{Lower:F2}, {Upper:F2}]{(Drifted ? "*" : string.Empty)}")
-        : FormattableString.Invariant($"{Ratio:F2}");
+    /// <summary>
+    /// <c>0.54 [0.52, 0.57]</c>, the ratio alone without an interval; a <c>!</c> after the ratio when
+    /// <see cref="BelowFloor"/>, and a final <c>*</c> when <see cref="Drifted"/>.
+    /// </summary>
+    public override string ToString()
+    {
+        string ratio = FormattableString.Invariant($"{Ratio:F2}{(BelowFloor ? "!" : string.Empty)}");
+        return HasInterval
+            ? FormattableString.Invariant($"{ratio} [{Lower:F2}, {Upper:F2}]{(Drifted ? "*" : string.Empty)}")
+            : ratio;
+    }
 }

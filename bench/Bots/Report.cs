@@ -23,7 +23,8 @@ internal static class Report
         text.AppendLine().AppendLine("Ratio = median time / median sequential time, with the 99% Student-t interval of the per-round ratios in brackets; " +
             "DivCon / best TPL compares with the faster TPL idiom by median (in brackets: which). Every run's output equalled the sequential one bit for bit. " +
             "Nodes: task nodes / inline nodes of one run observed by a `PhaseAggregator` (nested runs included). " +
-            "A ratio marked * lies outside its own interval: the machine's speed drifted between rounds, so read the interval, which compares each round's own times.").AppendLine();
+            "A ratio marked * lies outside its own interval: the machine's speed drifted between rounds, so read the interval, which compares each round's own times. " +
+            Inv($"A ratio to sequential marked ! is below 1/{Environment.ProcessorCount}, faster than {Environment.ProcessorCount} CPUs can do the sequential work: caches gave the parallel run less to do, or the machine ran the variants at different speeds (see the sequential variant's range below); it does not measure the scheduling.")).AppendLine();
         text.AppendLine("| kernel | sequential (s) | divcon | divcon-ws | parallel-invoke | task-run | divcon / best TPL | divcon-ws / best TPL | divcon nodes (task / inline) | divcon-ws nodes |");
         text.AppendLine("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         foreach (KernelResult r in results)
@@ -56,8 +57,8 @@ internal static class Report
         }
 
         text.AppendLine().AppendLine("Median seconds per variant, and the problems:").AppendLine();
-        text.AppendLine("| kernel | problem | sequential | divcon | divcon-ws | parallel-invoke | task-run | sequential CPU |");
-        text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        text.AppendLine("| kernel | problem | sequential | divcon | divcon-ws | parallel-invoke | task-run | sequential CPU | sequential, fastest - slowest round |");
+        text.AppendLine("| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         foreach (KernelResult r in results)
         {
             text.Append(Inv($"| {r.Kernel} | {r.Description} |"));
@@ -66,7 +67,8 @@ internal static class Report
                 text.Append(Inv($" {r.Median(v):F3} |"));
             }
 
-            text.AppendLine(Inv($" {r.MedianCpu(Variant.Sequential):F3} |"));
+            var (fastest, slowest) = r.Range(Variant.Sequential);
+            text.AppendLine(Inv($" {r.MedianCpu(Variant.Sequential):F3} | {fastest:F3} - {slowest:F3} |"));
         }
 
         return text.ToString();
@@ -93,14 +95,14 @@ internal static class Report
     /// <summary>One line per kernel and variant: median, ratios with their intervals, node counts.</summary>
     public static string SummaryCsv(IReadOnlyList<KernelResult> results)
     {
-        var text = new StringBuilder("kernel,variant,median_s,ratio_to_sequential,ci99_low,ci99_high,ratio_to_best_tpl,best_tpl,ci99_low_tpl,ci99_high_tpl,task_nodes,inline_nodes\n");
+        var text = new StringBuilder("kernel,variant,median_s,ratio_to_sequential,ci99_low,ci99_high,ratio_to_best_tpl,best_tpl,ci99_low_tpl,ci99_high_tpl,task_nodes,inline_nodes,below_cpu_floor\n");
         foreach (KernelResult r in results)
         {
             foreach (Variant v in r.Seconds.Keys)
             {
                 RatioSummary seq = r.ToSequential(v), tpl = r.ToBestTpl(v);
                 string nodes = r.Nodes.TryGetValue(v, out var n) ? Inv($"{n.TaskNodes},{n.InlineNodes}") : ",";
-                text.Append(Inv($"{r.Kernel},{v.Name()},{r.Median(v):R},{seq.Ratio:R},{seq.Lower:R},{seq.Upper:R},{tpl.Ratio:R},{r.BestTpl.Name()},{tpl.Lower:R},{tpl.Upper:R},{nodes}\n"));
+                text.Append(Inv($"{r.Kernel},{v.Name()},{r.Median(v):R},{seq.Ratio:R},{seq.Lower:R},{seq.Upper:R},{tpl.Ratio:R},{r.BestTpl.Name()},{tpl.Lower:R},{tpl.Upper:R},{nodes},{(seq.BelowFloor ? "true" : "false")}\n"));
             }
         }
 

@@ -60,6 +60,37 @@ public sealed class RunnerTests
         Assert.Throws<ArgumentException>(() => RatioSummary.Of([0.0], [1.0]));
     }
 
+    [Fact]
+    public void A_ratio_to_sequential_below_one_over_the_cpus_is_flagged_with_the_sequential_range()
+    {
+        // On 2 CPUs a parallel variant at 0.45 of the sequential time did less work or ran on a faster machine.
+        var result = new KernelResult("k", "a problem") { Processors = 2 };
+        double[] sequential = [1.0, 1.2, 1.1];
+        foreach (Variant v in VariantNames.All)
+        {
+            double share = v switch { Variant.Sequential => 1.0, Variant.DivCon => 0.45, _ => 0.55 };
+            result.Seconds[v] = [.. sequential.Select(t => t * share)];
+            result.CpuSeconds[v] = [.. sequential];
+            result.Positions[v] = [0, 1, 2];
+        }
+
+        RatioSummary below = result.ToSequential(Variant.DivCon), above = result.ToSequential(Variant.TaskRun);
+        Assert.Equal(0.5, below.Floor, 12);
+        Assert.True(below.BelowFloor);
+        Assert.StartsWith("0.45! [", below.ToString(), StringComparison.Ordinal);
+        Assert.False(above.BelowFloor);
+        Assert.False(result.ToSequential(Variant.Sequential).BelowFloor);   // the baseline has no floor
+        Assert.Equal((1.0, 1.2), result.Range(Variant.Sequential));
+
+        string markdown = Report.Markdown([result], Options.Parse([]), "cmd");
+        Assert.Contains("| k | 1.100 | 0.45! [", markdown, StringComparison.Ordinal);
+        Assert.Contains("| 1.000 - 1.200 |", markdown, StringComparison.Ordinal);
+        string[] summary = Report.SummaryCsv([result]).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.EndsWith(",below_cpu_floor", summary[0], StringComparison.Ordinal);
+        Assert.Single(summary, line => line.EndsWith(",true", StringComparison.Ordinal) && line.StartsWith("k,divcon,", StringComparison.Ordinal));
+        Assert.Equal(1, summary.Count(line => line.EndsWith(",true", StringComparison.Ordinal)));
+    }
+
     [Theory]
     [InlineData("--size", "huge")]
     [InlineData("--rounds", "0")]
