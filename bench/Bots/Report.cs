@@ -12,6 +12,7 @@ internal static class Report
     public static string Markdown(IReadOnlyList<KernelResult> results, Options options, string commandLine)
     {
         var text = new StringBuilder();
+        int cpus = results.Count > 0 ? results[0].Processors : Environment.ProcessorCount;
         text.AppendLine("# BOTS kernels: DivCon against the TPL idioms").AppendLine();
         text.AppendLine(Inv($"- date (UTC): {DateTime.UtcNow:yyyy-MM-dd HH:mm:ss}"));
         text.AppendLine(Inv($"- machine: {Environment.ProcessorCount} logical CPUs, {CpuModel()}, {RuntimeInformation.OSDescription}"));
@@ -24,7 +25,7 @@ internal static class Report
             "DivCon / best TPL compares with the faster TPL idiom by median (in brackets: which). Every run's output equalled the sequential one bit for bit. " +
             "Nodes: task nodes / inline nodes of one run observed by a `PhaseAggregator` (nested runs included). " +
             "A ratio marked * lies outside its own interval: the machine's speed drifted between rounds, so read the interval, which compares each round's own times. " +
-            Inv($"A ratio to sequential marked ! is below 1/{Environment.ProcessorCount}, faster than {Environment.ProcessorCount} CPUs can do the sequential work: caches gave the parallel run less to do, or the machine ran the variants at different speeds (see the sequential variant's range below); it does not measure the scheduling.")).AppendLine();
+            Inv($"A ratio to sequential marked ! is below 1/{cpus}, faster than {cpus} CPUs can do the sequential work: caches gave the parallel run less to do, or the machine ran the variants at different speeds (see the sequential variant's range below); it does not measure the scheduling.")).AppendLine();
         text.AppendLine("| kernel | sequential (s) | divcon | divcon-ws | parallel-invoke | task-run | divcon / best TPL | divcon-ws / best TPL | divcon nodes (task / inline) | divcon-ws nodes |");
         text.AppendLine("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         foreach (KernelResult r in results)
