@@ -36,25 +36,23 @@ foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
     var line = MixAggregate.Compute(generated, schemes).Single(a => a.Scheme == scheme);
     Console.WriteLine(string.Create(inv,
         $"{byCores.Key} cores: {line.Mixes} mixes, wins {line.Wins}, near-best {line.NearBest}, geo-mean {line.GeoMeanRatio:0.000}, worst {line.WorstRatio:0.000} ({line.WorstMix}), moves/s {line.MovesPerSecond:0.0}"));
-    // Against each other scheme alone: mixes where the scheme's STP is at least that one's, where it is near that one
-    // (at least its STP, or within 1% STP and 2% ANTT of it), and the geo-mean of the STP ratios.
+    // Against each other scheme alone: MixAggregate over the two schemes' rows of the mixes where both are complete,
+    // so its wins are the mixes where the scheme's STP is at least that one's, its near-best those where it is near
+    // that one (at least its STP, or within 1% STP and 2% ANTT of it), and its geo-mean that of the STP ratios.
     var pairs = new List<string>();
     foreach (string other in schemes.Where(s => s != scheme))
     {
-        var both = generated.GroupBy(o => o.Mix)
-            .Select(g => (Own: g.FirstOrDefault(o => o.Scheme == scheme), Other: g.FirstOrDefault(o => o.Scheme == other)))
-            .Where(p => p.Own is not null && p.Other is not null && !double.IsNaN(p.Own.Stp) && !double.IsNaN(p.Other.Stp))
+        var both = generated.Where(o => o.Scheme == scheme || o.Scheme == other).GroupBy(o => o.Mix)
+            .Where(g => g.Count(o => !double.IsNaN(o.Stp)) == 2)
+            .SelectMany(g => g)
             .ToList();
         if (both.Count == 0)
         {
             continue;
         }
 
-        int atLeast = both.Count(p => p.Own!.Stp >= p.Other!.Stp);
-        int near = both.Count(p => p.Own!.Stp >= p.Other!.Stp
-            || (p.Own.Stp >= (1 - MixAggregate.StpTolerance) * p.Other.Stp && p.Own.Antt <= (1 + MixAggregate.AnttTolerance) * p.Other.Antt));
-        double geo = Math.Exp(both.Average(p => Math.Log(p.Own!.Stp / p.Other!.Stp)));
-        pairs.Add(string.Create(inv, $"{other} {atLeast}/{near}/{both.Count} {geo:0.000}"));
+        var pair = MixAggregate.Compute(both, [scheme, other])[0];
+        pairs.Add(string.Create(inv, $"{other} {pair.Wins}/{pair.NearBest}/{pair.Mixes} {pair.GeoMeanRatio:0.000}"));
     }
 
     Console.WriteLine($"  against each alone (STP at least / near / mixes, geo-mean STP ratio): {string.Join("; ", pairs)}");
