@@ -110,6 +110,26 @@ public sealed class MachineDescriptionTests
         Assert.Contains("'no/such/machine.json' does not exist", e.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("bogus")]
+    [InlineData("high:bogus")]
+    [InlineData("bogus:dispersed")]
+    public void An_unknown_calibration_or_placement_is_named_not_reported_as_a_missing_file(string words)
+    {
+        string path = Path.Combine(RepositoryRoot(), "machines", "thesis-opteron-6276.json");
+        var e = Assert.Throws<InvalidDataException>(() => MachineDescription.LoadModel($"{path}:{words}"));
+        Assert.Contains("unknown calibration or placement 'bogus'", e.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("does not exist", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Two_calibrations_are_refused_by_name()
+    {
+        string path = Path.Combine(RepositoryRoot(), "machines", "thesis-opteron-6276.json");
+        var e = Assert.Throws<InvalidDataException>(() => MachineDescription.LoadModel($"{path}:high:low:dispersed"));
+        Assert.Contains("at most one calibration", e.Message, StringComparison.Ordinal);
+    }
+
     public static TheoryData<string> CommittedFiles() => new(Directory.GetFiles(Path.Combine(RepositoryRoot(), "machines"), "*.json").Select(Path.GetFileName)!);
 
     [Theory]

@@ -150,6 +150,28 @@ public static class OptionTable
         return Register(option, () => ["", .. refused]);
     }
 
+    /// <summary>
+    /// Refuses options that only act on schemes the command will not run: the first of <paramref name="options"/> the
+    /// user typed, when <paramref name="schemeRuns"/> is false, is bad input naming it and <paramref name="scheme"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">Such an option was given.</exception>
+    public static void RequireScheme(ParseResult parse, bool schemeRuns, string scheme, params Option[] options)
+    {
+        ArgumentNullException.ThrowIfNull(parse);
+        if (schemeRuns)
+        {
+            return;
+        }
+
+        foreach (var option in options)
+        {
+            if (parse.GetResult(option) is { Implicit: false })
+            {
+                throw new ArgumentException($"{option.Name} applies to {scheme}, which --schemes leaves out.");
+            }
+        }
+    }
+
     /// <summary>The values an option made here must refuse (unparsable, out of range, empty); null for an option made elsewhere.</summary>
     public static IReadOnlyList<string>? RefusedValues(Option option) => s_refused.TryGetValue(option, out var refused) ? refused() : null;
 

@@ -141,6 +141,15 @@ public static class SimulateCommand
             string folder = parse.GetValue(name) ?? string.Create(CultureInfo.InvariantCulture, $"simulated-{modeName}-{coreCount}");
             string[] programNames = [.. (parse.GetValue(programs) ?? []).Select(p => ProgramCatalog.TryFind(p, out var d) ? d!.Name : p)];
             SimulatedScheme[] schemeList = [.. (parse.GetValue(schemes) ?? []).Select(SimulatedSchemes.Parse)];
+            if (modeName is "cyclic" or "symmetric")
+            {
+                // Options of schemes the run leaves out would change nothing: refused rather than ignored.
+                OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), "the partitioning schemes (static, dynamic, hill-climbing, task-availability)",
+                    noStandby, noLending, lendingPreference, interval);
+                OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.TaskAvailability), "the task-availability scheme", availability);
+                OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.Default), "the default scheme (the .NET pool)", extraThreads, waveMagnitude, noInjection);
+            }
+
             var traces = programNames
                 .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers))
                 .ToList();

@@ -130,6 +130,15 @@ public static class SimulateMixesCommand
                 throw new ArgumentException(string.Create(CultureInfo.InvariantCulture, $"--long-runs-first must be 0 (off) or at least 1, not {longRunsFactor}."));
             }
 
+            OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.Dynamic), "the dynamic scheme",
+                lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, longRuns, priors, hints, hintError);
+            OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), "the partitioning schemes (static, dynamic, hill-climbing, task-availability)",
+                noStandby, noLending, lendingPreference);
+            if (parse.GetValue(hintError) > 1 && !parse.GetValue(hints))
+            {
+                throw new ArgumentException("--lifetime-error needs --lifetime-hints: without it no program states a lifetime for the error to apply to.");
+            }
+
             bool ordered = parse.GetValue(lendingOrder), early = parse.GetValue(earlyDecision), bursts = !parse.GetValue(noBursts);
             var dynamicPolicy = new DivCon.Schedulers.Multiprogram.Policies.LearnedScalabilityPolicy(moveThreshold: threshold, fairness: alpha, lendingCredit: credit)
             {

@@ -231,13 +231,13 @@ public sealed class MachineDescription
         {
             int colon = path.LastIndexOf(':');
             string word = colon < 0 ? string.Empty : path[(colon + 1)..];
-            if (Enum.TryParse(word, ignoreCase: true, out Calibration c) && !int.TryParse(word, out _))
+            if (IsWord<Calibration>(word))
             {
-                calibration = c;
+                calibration = Enum.Parse<Calibration>(word, ignoreCase: true);
             }
-            else if (Enum.TryParse(word, ignoreCase: true, out CorePlacement p) && !int.TryParse(word, out _))
+            else if (IsWord<CorePlacement>(word))
             {
-                placement = p;
+                placement = Enum.Parse<CorePlacement>(word, ignoreCase: true);
             }
             else
             {
@@ -247,8 +247,26 @@ public sealed class MachineDescription
             path = path[..colon];
         }
 
+        // A word that is neither a calibration nor a placement stays on the path; name it rather than the whole
+        // specification as a missing file (a ':' at index 1 is a Windows drive, not a word).
+        for (int colon = path.Length > 2 ? path.IndexOf(':', 2) : -1; colon > 0 && !File.Exists(path); colon = path.IndexOf(':', colon + 1))
+        {
+            if (File.Exists(path[..colon]))
+            {
+                string? unknown = path[(colon + 1)..].Split(':').FirstOrDefault(w => !IsWord<Calibration>(w) && !IsWord<CorePlacement>(w));
+                throw new InvalidDataException(unknown is null
+                    ? $"Machine description '{specification}': at most one calibration (low, middle, high) and one placement (contiguous, dispersed)."
+                    : $"Machine description '{specification}': unknown calibration or placement '{unknown}' (known: low, middle, high, contiguous, dispersed).");
+            }
+        }
+
         return Load(path).Resolve(calibration, placement);
     }
+
+    /// <summary>Whether <paramref name="word"/> names a value of <typeparamref name="TEnum"/> (by name, not by number).</summary>
+    private static bool IsWord<TEnum>(string word)
+        where TEnum : struct, Enum =>
+        Enum.TryParse(word, ignoreCase: true, out TEnum _) && !int.TryParse(word, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out _);
 
     /// <summary>The numbers the simulator uses at one calibration and placement.</summary>
     /// <param name="calibration">Low, middle or high cost values.</param>

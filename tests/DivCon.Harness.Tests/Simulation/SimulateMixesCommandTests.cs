@@ -150,6 +150,7 @@ public sealed class SimulateMixesCommandTests : IDisposable
     [InlineData("--long-runs-first", "-1")]
     [InlineData("--lifetime-error", "0.5")]
     [InlineData("--lifetime-error", "x")]
+    [InlineData("--lifetime-error", "2")] // without --lifetime-hints no program states a lifetime to be off
     public async Task Bad_input_is_one_error_line_naming_the_option(string option, string value)
     {
         var (exitCode, output, error) = await CliRunner.RunAsync("simulate-mixes", option, value, "--out", _root);
@@ -174,6 +175,26 @@ public sealed class SimulateMixesCommandTests : IDisposable
         Assert.StartsWith("error: ", error, StringComparison.Ordinal);
         Assert.Contains("mergesort", error, StringComparison.Ordinal);
         Assert.DoesNotContain(Directory.EnumerateDirectories(_root), d => Path.GetFileName(d).StartsWith("simulated-mixes", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("--fairness", "0.25", "static", "dynamic")]
+    [InlineData("--priors", null, "shared,static", "dynamic")]
+    [InlineData("--lifetime-hints", null, "hill-climbing", "dynamic")]
+    [InlineData("--no-lending", null, "shared,oversubscribed-free", "partitioning")]
+    [InlineData("--lending-preference", "oldest-run", "default", "partitioning")]
+    public async Task An_option_for_a_scheme_left_out_is_bad_input(string option, string? value, string schemes, string named)
+    {
+        string[] args = value is null
+            ? ["simulate-mixes", option, "--schemes", schemes, "--out", _root]
+            : ["simulate-mixes", option, value, "--schemes", schemes, "--out", _root];
+        var (exitCode, output, error) = await CliRunner.RunAsync(args);
+
+        Assert.Equal(1, exitCode);
+        Assert.Empty(output);
+        Assert.Single(error.Trim().Split('\n'));
+        Assert.Contains(option, error, StringComparison.Ordinal);
+        Assert.Contains(named, error, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -237,6 +237,25 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Theory]
+    [InlineData("shared,oversubscribed-free", "--no-lending", null, "the partitioning schemes")]
+    [InlineData("default", "--decision-interval-ms", "50", "the partitioning schemes")]
+    [InlineData("static,dynamic", "--availability", "smoothed", "the task-availability scheme")]
+    [InlineData("static", "--pool-extra-threads", "2", "the default scheme")]
+    public async Task An_option_for_a_scheme_left_out_is_refused_naming_it(string schemes, string option, string? value, string expected)
+    {
+        WriteSyntheticTraces(cores: 2);
+        string[] given = value is null ? [option] : [option, value];
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            ["simulate", "--mode", "cyclic", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "2", "--duration", "0.5", "--out", _root, "--schemes", schemes, .. given]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains($"{option} applies to {expected}", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+        Assert.False(Directory.Exists(Path.Combine(_root, "simulated-cyclic-2")));
+    }
+
+    [Theory]
     [InlineData("cyclic", "10", "--tolerance applies to --mode validate, not cyclic (got '--tolerance 10')")]
     [InlineData("validate", "-1", "--tolerance")]
     [InlineData("validate", "ten", "--tolerance")]
@@ -341,7 +360,7 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     {
         WriteSyntheticTraces(cores: 8);
         var (exitCode, _, error) = await CliRunner.RunAsync(
-            "simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "8", "--duration", "0.5", "--schemes", "dynamic",
+            "simulate", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "8", "--duration", "0.5", "--schemes", "dynamic,task-availability",
             "--decision-interval-ms", "10", "--availability", "smoothed", "--name", "whatif", "--out", _root);
         Assert.True(exitCode == 0, error);
         string label = File.ReadAllText(Path.Combine(_root, "whatif", "simulation.md"));
