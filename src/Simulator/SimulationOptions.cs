@@ -92,8 +92,8 @@ public sealed record SimulationOptions
     /// (<see cref="DivCon.Schedulers.Multiprogram.Model.ProgramState.ExpectedLifetime"/>), as a program that knows how
     /// long it will stay would (<see cref="DivCon.Schedulers.Multiprogram.ProgramTaskScheduler.ExpectedLifetime"/>): its
     /// time from arrival to departure (or to the test's time limit), or, for a program that makes a fixed number of
-    /// runs, that number times twice its run's work spread over every core, if shorter. Off by default: no program
-    /// states one, and the default policy weighs youth by observed age.
+    /// runs, that number times twice its run's time alone on the machine (what its user knows: how long a run takes),
+    /// if shorter. Off by default: no program states one, and the default policy weighs youth by observed age.
     /// </summary>
     public bool LifetimeHints { get; init; }
 

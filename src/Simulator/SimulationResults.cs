@@ -76,6 +76,12 @@ public sealed record SimulatedCyclicTest(
     /// only; empty otherwise), in decision order.
     /// </summary>
     public IReadOnlyList<SimulatedEstimate> Estimates { get; init; } = [];
+
+    /// <summary>
+    /// The lifetime each program stated to the dynamic scheme (<see cref="SimulationOptions.LifetimeHints"/>), in workload
+    /// order; empty when none stated one.
+    /// </summary>
+    public IReadOnlyList<TimeSpan> StatedLifetimes { get; init; } = [];
 }
 
 /// <summary>One program's online scalability estimate at one decision (the default policy's input).</summary>

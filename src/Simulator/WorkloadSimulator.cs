@@ -73,7 +73,11 @@ public sealed class WorkloadSimulator
         IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions() && (scheme != SimulatedScheme.Dynamic || Options.DynamicPriors)
             ? [.. programs.Select(p => SpeedupTable(p, cancellationToken))]
             : null;
-        var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed)
+        // A program that states its lifetime knows how long a run takes alone (the metrics' C_SP, cached per graph).
+        double[]? alone = scheme == SimulatedScheme.Dynamic && Options.LifetimeHints
+            ? [.. programs.Select(p => AloneTime(p, cancellationToken: cancellationToken))]
+            : null;
+        var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed, alone)
         {
             Progress = progress is null ? null : ns => progress.Report(TimeSpan.FromTicks(ns / 100)),
         };

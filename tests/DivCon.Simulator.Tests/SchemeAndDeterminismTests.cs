@@ -154,7 +154,7 @@ public sealed class SchemeAndDeterminismTests
     public void With_lifetime_hints_a_program_of_two_runs_gets_more_of_the_registration_split_and_only_dynamic_changes()
     {
         // Two programs alike but for their lifetimes, both started at time 0: without hints they are equally young and
-        // split evenly; with hints the one that makes two runs states about 10 ms (2 runs x 2 x 19 ms of work / 8 cores)
+        // split evenly; with hints the one that makes two runs states 2 runs x 2 x its run's time alone (a few ms)
         // and the cyclic one the whole test, 2 s, so the youth weight favours the short one from the first decision.
         var graph = Workload()[0].Graph;
         SimulatedProgram[] two = [new("cyclic", graph), new("twice", graph) { MaxRuns = 2 }];
@@ -179,6 +179,24 @@ public sealed class SchemeAndDeterminismTests
         int[] Split(SimulationOptions o) => Registered(new WorkloadSimulator(o).RunCyclic(two, SimulatedScheme.Dynamic, limit));
         Assert.Equal(Split(options with { Seed = 2 }), Split(options with { Seed = 2 }));
         Assert.Contains(Enumerable.Range(1, 8), seed => !Split(options with { Seed = seed }).SequenceEqual(Split(options with { Seed = seed, LifetimeHintError = 1 })));
+    }
+
+    [Fact]
+    public void A_program_with_a_fixed_number_of_runs_states_twice_its_runs_alone_time_not_its_work_spread_over_the_cores()
+    {
+        // A chain (one task after another) scales not at all: its run alone takes its whole work, not work / cores.
+        // Its user, who knows how long a run takes, states runs x 2 x that; the cyclic program states the test's length.
+        var chain = TaskGraph.FromTree(TaskTree.FromChildCounts([1, 1, 1, 0], _ => 1_000_000, _ => 0));
+        SimulatedProgram[] two = [new("cyclic", Workload()[0].Graph), new("chain", chain) { MaxRuns = 3 }];
+        var simulator = new WorkloadSimulator(new SimulationOptions { Cores = 8, Seed = 2, LifetimeHints = true });
+        var test = simulator.RunCyclic(two, SimulatedScheme.Dynamic, TimeSpan.FromSeconds(2));
+
+        double alone = simulator.AloneTime(two[1]);
+        Assert.InRange(alone, chain.TotalWork / 1e9, 2 * chain.TotalWork / 1e9); // about its work: no speedup
+        Assert.Equal(2, test.StatedLifetimes.Count);
+        Assert.Equal(2, test.StatedLifetimes[0].TotalSeconds, 3);
+        Assert.Equal(3 * 2 * alone, test.StatedLifetimes[1].TotalSeconds, 6);
+        Assert.Empty(simulator.RunCyclic(two, SimulatedScheme.Static, TimeSpan.FromSeconds(2)).StatedLifetimes);
     }
 
     [Fact]

@@ -40,17 +40,18 @@ internal sealed partial class Simulation
 
     /// <summary>
     /// The lifetime a program states under <see cref="SimulationOptions.LifetimeHints"/>: arrival to departure (or to
-    /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's work
-    /// spread over every core (the order of magnitude its user would give, not its simulated turnaround); off by
+    /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's time alone
+    /// on the machine (<paramref name="aloneRunSeconds"/>; without it, its run's work spread over every core): the order
+    /// of magnitude its user would give, who knows how long a run takes, not its simulated turnaround in the mix. Off by
     /// <see cref="SimulationOptions.LifetimeHintError"/> when that is above 1.
     /// </summary>
-    private TimeSpan StatedLifetime(ProgramSlot slot)
+    private TimeSpan StatedLifetime(ProgramSlot slot, double? aloneRunSeconds)
     {
         long end = Math.Min(slot.LeaveAt, _limit);
         double seconds = (end - slot.Arrival) / 1e9;
         if (slot.Program.MaxRuns is int runs)
         {
-            seconds = Math.Min(seconds, runs * 2.0 * slot.Graph.TotalWork / 1e9 / _cores);
+            seconds = Math.Min(seconds, runs * 2.0 * (aloneRunSeconds ?? (slot.Graph.TotalWork / 1e9 / _cores)));
         }
 
         if (_options.LifetimeHintError > 1)

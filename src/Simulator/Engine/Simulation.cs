@@ -116,7 +116,13 @@ internal sealed partial class Simulation
     /// <param name="speedups">Per program, its speedup table (partitioning schemes; may be null otherwise).</param>
     /// <param name="timeLimit">Runs are restarted until this simulated time.</param>
     /// <param name="seed">Seed of the random stream.</param>
-    public Simulation(SimulationOptions options, SimulatedScheme scheme, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<ScalabilityTable>? speedups, long timeLimit, int seed)
+    /// <param name="aloneRunSeconds">
+    /// Per program, one run's time alone on the machine, the scale of the lifetime a program with a fixed number of runs
+    /// states under <see cref="SimulationOptions.LifetimeHints"/>; null: its work spread over every core.
+    /// </param>
+    public Simulation(
+        SimulationOptions options, SimulatedScheme scheme, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<ScalabilityTable>? speedups, long timeLimit, int seed,
+        IReadOnlyList<double>? aloneRunSeconds = null)
     {
         _options = options;
         _scheme = scheme;
@@ -148,7 +154,9 @@ internal sealed partial class Simulation
             _programs[p] = new ProgramSlot(programs[p], table);
         }
 
-        _statedLifetimes = options.LifetimeHints && scheme == SimulatedScheme.Dynamic ? [.. _programs.Select(StatedLifetime)] : null;
+        _statedLifetimes = options.LifetimeHints && scheme == SimulatedScheme.Dynamic
+            ? [.. _programs.Select((slot, p) => StatedLifetime(slot, aloneRunSeconds?[p]))]
+            : null;
 
         int programCount = programs.Count;
         int threadCount;
@@ -415,6 +423,7 @@ internal sealed partial class Simulation
         {
             Moves = _moves,
             Estimates = _estimates,
+            StatedLifetimes = _statedLifetimes ?? [],
         };
     }
 
