@@ -155,7 +155,12 @@ public static class OptionTable
     /// user typed, when <paramref name="schemeRuns"/> is false, is bad input naming it and <paramref name="scheme"/>.
     /// </summary>
     /// <exception cref="ArgumentException">Such an option was given.</exception>
-    public static void RequireScheme(ParseResult parse, bool schemeRuns, string scheme, params Option[] options)
+    public static void RequireScheme(ParseResult parse, bool schemeRuns, string scheme, params Option[] options) =>
+        RequireScheme(parse, schemeRuns, scheme, "which --schemes leaves out", options);
+
+    /// <summary>As <see cref="RequireScheme(ParseResult, bool, string, Option[])"/>, saying why the scheme does not run.</summary>
+    /// <exception cref="ArgumentException">Such an option was given.</exception>
+    public static void RequireScheme(ParseResult parse, bool schemeRuns, string scheme, string why, params Option[] options)
     {
         ArgumentNullException.ThrowIfNull(parse);
         if (schemeRuns)
@@ -167,7 +172,7 @@ public static class OptionTable
         {
             if (parse.GetResult(option) is { Implicit: false })
             {
-                throw new ArgumentException($"{option.Name} applies to {scheme}, which --schemes leaves out.");
+                throw new ArgumentException($"{option.Name} applies to {scheme}, {why}.");
             }
         }
     }

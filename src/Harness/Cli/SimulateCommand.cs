@@ -149,6 +149,11 @@ public static class SimulateCommand
                 OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.TaskAvailability), "the task-availability scheme", availability);
                 OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.Default), "the default scheme (the .NET pool)", extraThreads, waveMagnitude, noInjection);
             }
+            else if (modeName == "scalability")
+            {
+                OptionTable.RequireScheme(parse, false, "the multiprogram modes (cyclic, symmetric, validate)", "not --mode scalability, where each program runs alone",
+                    schemes, noStandby, noLending, lendingPreference, interval, availability, extraThreads, waveMagnitude, noInjection);
+            }
 
             var traces = programNames
                 .Select(p => TraceLibrary.Load(parse.GetValue(traceDir)!, p, parse.GetValue(traceWorkers), coreCount, options.CoarsenBelow.Ticks * 100, options.FlattenBelowNs, options.ClampOutliers))

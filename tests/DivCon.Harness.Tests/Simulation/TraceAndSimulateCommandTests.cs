@@ -256,6 +256,24 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     }
 
     [Theory]
+    [InlineData("--schemes", "static")]
+    [InlineData("--no-lending", null)]
+    [InlineData("--pool-extra-threads", "2")]
+    public async Task A_multiprogram_option_in_scalability_mode_is_refused_naming_it(string option, string? value)
+    {
+        WriteSyntheticTraces(cores: 2);
+        string[] given = value is null ? [option] : [option, value];
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            ["simulate", "--mode", "scalability", "--trace-dir", Traces, "--programs", "quicksort", "--cores", "2", "--out", _root, .. given]);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains($"{option} applies to the multiprogram modes", error, StringComparison.Ordinal);
+        Assert.Contains("not --mode scalability", error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+        Assert.False(Directory.Exists(Path.Combine(_root, "simulated-scalability-2")));
+    }
+
+    [Theory]
     [InlineData("cyclic", "10", "--tolerance applies to --mode validate, not cyclic (got '--tolerance 10')")]
     [InlineData("validate", "-1", "--tolerance")]
     [InlineData("validate", "ten", "--tolerance")]
