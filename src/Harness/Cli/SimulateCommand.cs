@@ -141,6 +141,8 @@ public static class SimulateCommand
             string folder = parse.GetValue(name) ?? string.Create(CultureInfo.InvariantCulture, $"simulated-{modeName}-{coreCount}");
             string[] programNames = [.. (parse.GetValue(programs) ?? []).Select(p => ProgramCatalog.TryFind(p, out var d) ? d!.Name : p)];
             SimulatedScheme[] schemeList = [.. (parse.GetValue(schemes) ?? []).Select(SimulatedSchemes.Parse)];
+            OptionTable.RequireScheme(parse, modeName == "symmetric", "--mode symmetric", $"not --mode {modeName}", instances);
+            OptionTable.RequireScheme(parse, modeName == "validate", "--mode validate", $"not --mode {modeName}", measured, validateFolders, validateScalability);
             if (modeName is "cyclic" or "symmetric")
             {
                 // Options of schemes the run leaves out would change nothing: refused rather than ignored.

@@ -68,8 +68,9 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
     public async Task Simulate_writes_the_cyclic_reports_labelled_simulated(string mode, string folder)
     {
         WriteSyntheticTraces(cores: 8);
+        string[] instances = mode == "symmetric" ? ["-k", "2"] : [];
         var (exitCode, output, error) = await CliRunner.RunAsync(
-            "simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort,strassen", "--cores", "8", "--duration", "0.5", "-k", "2", "--out", _root);
+            ["simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort,strassen", "--cores", "8", "--duration", "0.5", .. instances, "--out", _root]);
 
         Assert.True(exitCode == 0, error);
         Assert.Contains("SIMULATED", output, StringComparison.Ordinal);
@@ -253,6 +254,23 @@ public sealed class TraceAndSimulateCommandTests : IDisposable
         Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
         Assert.Equal(string.Empty, output);
         Assert.False(Directory.Exists(Path.Combine(_root, "simulated-cyclic-2")));
+    }
+
+    [Theory]
+    [InlineData("cyclic", "--instances", "2", "--mode symmetric")]
+    [InlineData("scalability", "-k", "2", "--mode symmetric")]
+    [InlineData("cyclic", "--validate-folders", "cyc", "--mode validate")]
+    [InlineData("symmetric", "--measured", "results", "--mode validate")]
+    public async Task An_option_of_another_mode_is_refused_naming_it(string mode, string option, string value, string expected)
+    {
+        WriteSyntheticTraces(cores: 2);
+        var (exitCode, output, error) = await CliRunner.RunAsync(
+            "simulate", "--mode", mode, "--trace-dir", Traces, "--programs", "quicksort", "--cores", "2", "--duration", "0.5", "--out", _root, option, value);
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains($"applies to {expected}, not --mode {mode}", error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+        Assert.False(Directory.Exists(Path.Combine(_root, $"simulated-{mode}-2")));
     }
 
     [Theory]
