@@ -132,8 +132,16 @@ public sealed class SchemeOptions
             ? TimeSpan.FromSeconds(warmupSeconds)
             : TimeSpan.FromSeconds(Math.Min(MaxDefaultWarmupSeconds, duration.TotalSeconds / rounds));
         string? profiles = parse.GetValue(Profiles);
+        var chosen = (parse.GetValue(Schemes) ?? []).Select(SchemeRegistry.Find).ToArray();
+
+        // Options of schemes the run leaves out would change nothing: refused rather than ignored (in a command that takes
+        // --schemes at all; one that runs its own set, as processes does, has no result for it).
+        bool named = parse.GetResult(Schemes) is not null;
+        OptionTable.RequireScheme(parse, !named || chosen.Any(d => d.Layout == SchedulerLayout.Multiprogram),
+            "the multiprogram schemes (static, dynamic, hill-climbing, task-availability)", NoLending, LendingPreferenceOption, NoStandby, Profiles, ProfileFallback);
+        OptionTable.RequireScheme(parse, !named || chosen.Any(d => d.Repartitions), "the schemes that repartition (dynamic, hill-climbing, task-availability)", RebalanceMilliseconds);
         return new SchemeSettings(
-            (parse.GetValue(Schemes) ?? []).Select(n => SchemeRegistry.Find(n).Name).ToArray(),
+            [.. chosen.Select(d => d.Name)],
             duration,
             parse.GetValue(Runs),
             parse.GetValue(Warmup),

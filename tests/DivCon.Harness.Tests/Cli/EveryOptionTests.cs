@@ -108,6 +108,20 @@ public class EveryOptionTests
         Assert.Matches(@"^error: [^\n]*'" + value + @"'\.\r?\n$", error);
     }
 
+    [Theory]
+    [InlineData("cyclic", "shared,default", "--no-lending", null, "the multiprogram schemes")]
+    [InlineData("symmetric", "oversubscribed-free", "--lending-preference", "oldest-run", "the multiprogram schemes")]
+    [InlineData("cyclic", "shared", "--profiles", "p.json", "the multiprogram schemes")]
+    [InlineData("cyclic", "static,shared", "--rebalance-ms", "50", "the schemes that repartition")]
+    public async Task An_option_of_the_schemes_left_out_is_one_line_naming_it(string command, string schemes, string option, string? value, string named)
+    {
+        string[] given = value is null ? [option] : [option, value];
+        var (exitCode, output, error) = await CliRunner.RunAsync([command, "--schemes", schemes, .. given]);
+        Assert.Equal(1, exitCode);
+        Assert.Equal(string.Empty, output);
+        Assert.Matches($@"^error: {option} applies to {named} [^\n]*, which --schemes leaves out\.\r?\n$", error);
+    }
+
     [Fact]
     public async Task Symmetric_instances_are_at_most_the_allowed_cpus()
     {
