@@ -136,10 +136,11 @@ public sealed class SchemeOptions
 
         // Options of schemes the run leaves out would change nothing: refused rather than ignored (in a command that takes
         // --schemes at all; one that runs its own set, as processes does, has no result for it).
+        // --rebalance-ms is one of them: static too decides every interval when the programs outnumber the workers.
         bool named = parse.GetResult(Schemes) is not null;
         OptionTable.RequireScheme(parse, !named || chosen.Any(d => d.Layout == SchedulerLayout.Multiprogram),
-            "the multiprogram schemes (static, dynamic, hill-climbing, task-availability)", NoLending, LendingPreferenceOption, NoStandby, Profiles, ProfileFallback);
-        OptionTable.RequireScheme(parse, !named || chosen.Any(d => d.Repartitions), "the schemes that repartition (dynamic, hill-climbing, task-availability)", RebalanceMilliseconds);
+            "the multiprogram schemes (static, dynamic, hill-climbing, task-availability)",
+            NoLending, LendingPreferenceOption, NoStandby, Profiles, ProfileFallback, RebalanceMilliseconds);
         return new SchemeSettings(
             [.. chosen.Select(d => d.Name)],
             duration,

@@ -112,7 +112,7 @@ public class EveryOptionTests
     [InlineData("cyclic", "shared,default", "--no-lending", null, "the multiprogram schemes")]
     [InlineData("symmetric", "oversubscribed-free", "--lending-preference", "oldest-run", "the multiprogram schemes")]
     [InlineData("cyclic", "shared", "--profiles", "p.json", "the multiprogram schemes")]
-    [InlineData("cyclic", "static,shared", "--rebalance-ms", "50", "the schemes that repartition")]
+    [InlineData("cyclic", "shared,default", "--rebalance-ms", "50", "the multiprogram schemes")]
     public async Task An_option_of_the_schemes_left_out_is_one_line_naming_it(string command, string schemes, string option, string? value, string named)
     {
         string[] given = value is null ? [option] : [option, value];
