@@ -146,7 +146,7 @@ public static class SimulateCommand
             if (modeName is "cyclic" or "symmetric")
             {
                 // Options of schemes the run leaves out would change nothing: refused rather than ignored.
-                OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), "the partitioning schemes (static, dynamic, hill-climbing, task-availability)",
+                OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), PartitioningSchemes,
                     noStandby, noLending, lendingPreference, interval);
                 OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.TaskAvailability), "the task-availability scheme", availability);
                 OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.Default), "the default scheme (the .NET pool)", extraThreads, waveMagnitude, noInjection);
@@ -297,6 +297,13 @@ public static class SimulateCommand
         inflation = new WorkInflation(alpha, knee);
         return true;
     }
+
+    /// <summary>
+    /// What an error names when an option of the partitioning schemes is given without one: "the partitioning schemes
+    /// (static, dynamic, ...)", listed from <see cref="SimulatedSchemes"/> so the list cannot drift from the schemes.
+    /// </summary>
+    internal static string PartitioningSchemes { get; } =
+        $"the partitioning schemes ({string.Join(", ", SimulatedSchemes.All.Where(s => s.Partitions()).Select(s => s.Name()))})";
 
     /// <summary>
     /// The placements a scalability simulation runs: those of <c>--allocation</c>, else the machine's (contiguous

@@ -132,7 +132,7 @@ public static class SimulateMixesCommand
 
             OptionTable.RequireScheme(parse, schemeList.Contains(SimulatedScheme.Dynamic), "the dynamic scheme",
                 lendingCredit, fairness, moveThreshold, lendingOrder, earlyDecision, noBursts, longRuns, priors, hints, hintError);
-            OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), "the partitioning schemes (static, dynamic, hill-climbing, task-availability)",
+            OptionTable.RequireScheme(parse, schemeList.Any(s => s.Partitions()), SimulateCommand.PartitioningSchemes,
                 noStandby, noLending, lendingPreference);
             if (parse.GetValue(hintError) > 1 && !parse.GetValue(hints))
             {
