@@ -73,11 +73,7 @@ public sealed class WorkloadSimulator
         IReadOnlyList<ScalabilityTable>? tables = scheme.Partitions() && (scheme != SimulatedScheme.Dynamic || Options.DynamicPriors)
             ? [.. programs.Select(p => SpeedupTable(p, cancellationToken))]
             : null;
-        // A program that states its lifetime knows how long a run takes alone (the metrics' C_SP, cached per graph).
-        double[]? alone = scheme == SimulatedScheme.Dynamic && Options.LifetimeHints
-            ? [.. programs.Select(p => AloneTime(p, cancellationToken: cancellationToken))]
-            : null;
-        var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed, alone)
+        var simulation = new Simulation(Options, scheme, programs, tables, SimulationOptions.Nanoseconds(timeLimit), Options.Seed, StatedLifetimeScales(programs, scheme, cancellationToken))
         {
             Progress = progress is null ? null : ns => progress.Report(TimeSpan.FromTicks(ns / 100)),
         };
@@ -88,12 +84,20 @@ public sealed class WorkloadSimulator
     internal SimulatedCyclicTest RunScripted(IReadOnlyList<SimulatedProgram> programs, SimulatedScheme scheme, IReadOnlyList<(TimeSpan At, int Core, int Program)> moves, TimeSpan timeLimit)
     {
         ValidateWorkload(programs);
-        var simulation = new Simulation(Options, scheme, programs, null, SimulationOptions.Nanoseconds(timeLimit), Options.Seed)
+        var simulation = new Simulation(Options, scheme, programs, null, SimulationOptions.Nanoseconds(timeLimit), Options.Seed, StatedLifetimeScales(programs, scheme, CancellationToken.None))
         {
             Script = [.. moves.Select(m => (SimulationOptions.Nanoseconds(m.At), m.Core, m.Program))],
         };
         return simulation.Run(CancellationToken.None);
     }
+
+    /// <summary>
+    /// Each program's run time alone, the scale of the lifetime it states under <see cref="SimulationOptions.LifetimeHints"/>
+    /// (a program that states its lifetime knows how long a run takes; the metrics' C_SP, cached per graph); null when
+    /// no program states one (hints off, or a scheme other than dynamic).
+    /// </summary>
+    private double[]? StatedLifetimeScales(IReadOnlyList<SimulatedProgram> programs, SimulatedScheme scheme, CancellationToken cancellationToken) =>
+        scheme == SimulatedScheme.Dynamic && Options.LifetimeHints ? [.. programs.Select(p => AloneTime(p, cancellationToken: cancellationToken))] : null;
 
     /// <summary>
     /// <see cref="SimulationOptions.IsolatedRuns"/> runs of one program alone on <paramref name="cores"/> cores of

@@ -41,17 +41,17 @@ internal sealed partial class Simulation
     /// <summary>
     /// The lifetime a program states under <see cref="SimulationOptions.LifetimeHints"/>: arrival to departure (or to
     /// the time limit); for a program with a fixed number of runs, at most that number times twice its run's time alone
-    /// on the machine (<paramref name="aloneRunSeconds"/>; without it, its run's work spread over every core): the order
+    /// on the machine (<paramref name="aloneRunSeconds"/>): the order
     /// of magnitude its user would give, who knows how long a run takes, not its simulated turnaround in the mix. Off by
     /// <see cref="SimulationOptions.LifetimeHintError"/> when that is above 1.
     /// </summary>
-    private TimeSpan StatedLifetime(ProgramSlot slot, double? aloneRunSeconds)
+    private TimeSpan StatedLifetime(ProgramSlot slot, double aloneRunSeconds)
     {
         long end = Math.Min(slot.LeaveAt, _limit);
         double seconds = (end - slot.Arrival) / 1e9;
         if (slot.Program.MaxRuns is int runs)
         {
-            seconds = Math.Min(seconds, runs * 2.0 * (aloneRunSeconds ?? (slot.Graph.TotalWork / 1e9 / _cores)));
+            seconds = Math.Min(seconds, runs * 2.0 * aloneRunSeconds);
         }
 
         if (_options.LifetimeHintError > 1)

@@ -118,8 +118,9 @@ internal sealed partial class Simulation
     /// <param name="seed">Seed of the random stream.</param>
     /// <param name="aloneRunSeconds">
     /// Per program, one run's time alone on the machine, the scale of the lifetime a program with a fixed number of runs
-    /// states under <see cref="SimulationOptions.LifetimeHints"/>; null: its work spread over every core.
+    /// states under <see cref="SimulationOptions.LifetimeHints"/>: required then under the dynamic scheme, unused otherwise.
     /// </param>
+    /// <exception cref="ArgumentException">Lifetimes are stated and <paramref name="aloneRunSeconds"/> is null.</exception>
     public Simulation(
         SimulationOptions options, SimulatedScheme scheme, IReadOnlyList<SimulatedProgram> programs, IReadOnlyList<ScalabilityTable>? speedups, long timeLimit, int seed,
         IReadOnlyList<double>? aloneRunSeconds = null)
@@ -154,9 +155,12 @@ internal sealed partial class Simulation
             _programs[p] = new ProgramSlot(programs[p], table);
         }
 
-        _statedLifetimes = options.LifetimeHints && scheme == SimulatedScheme.Dynamic
-            ? [.. _programs.Select((slot, p) => StatedLifetime(slot, aloneRunSeconds?[p]))]
-            : null;
+        if (options.LifetimeHints && scheme == SimulatedScheme.Dynamic)
+        {
+            var alone = aloneRunSeconds ?? throw new ArgumentException(
+                "Stated lifetimes (LifetimeHints under the dynamic scheme) need each program's run time alone.", nameof(aloneRunSeconds));
+            _statedLifetimes = [.. _programs.Select((slot, p) => StatedLifetime(slot, alone[p]))];
+        }
 
         int programCount = programs.Count;
         int threadCount;

@@ -231,13 +231,13 @@ public sealed class MachineDescription
         {
             int colon = path.LastIndexOf(':');
             string word = colon < 0 ? string.Empty : path[(colon + 1)..];
-            if (IsWord<Calibration>(word))
+            if (TryWord(word, out Calibration c))
             {
-                calibration = Enum.Parse<Calibration>(word, ignoreCase: true);
+                calibration = c;
             }
-            else if (IsWord<CorePlacement>(word))
+            else if (TryWord(word, out CorePlacement p))
             {
-                placement = Enum.Parse<CorePlacement>(word, ignoreCase: true);
+                placement = p;
             }
             else
             {
@@ -253,7 +253,7 @@ public sealed class MachineDescription
         {
             if (File.Exists(path[..colon]))
             {
-                string? unknown = path[(colon + 1)..].Split(':').FirstOrDefault(w => !IsWord<Calibration>(w) && !IsWord<CorePlacement>(w));
+                string? unknown = path[(colon + 1)..].Split(':').FirstOrDefault(w => !TryWord(w, out Calibration _) && !TryWord(w, out CorePlacement _));
                 throw new InvalidDataException(unknown is null
                     ? $"Machine description '{specification}': at most one calibration (low, middle, high) and one placement (contiguous, dispersed)."
                     : $"Machine description '{specification}': unknown calibration or placement '{unknown}' (known: low, middle, high, contiguous, dispersed).");
@@ -263,10 +263,10 @@ public sealed class MachineDescription
         return Load(path).Resolve(calibration, placement);
     }
 
-    /// <summary>Whether <paramref name="word"/> names a value of <typeparamref name="TEnum"/> (by name, not by number).</summary>
-    private static bool IsWord<TEnum>(string word)
+    /// <summary>Whether <paramref name="word"/> names a value of <typeparamref name="TEnum"/> (by name, not by number), and which.</summary>
+    private static bool TryWord<TEnum>(string word, out TEnum value)
         where TEnum : struct, Enum =>
-        Enum.TryParse(word, ignoreCase: true, out TEnum _) && !int.TryParse(word, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out _);
+        Enum.TryParse(word, ignoreCase: true, out value) && !int.TryParse(word, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out _);
 
     /// <summary>The numbers the simulator uses at one calibration and placement.</summary>
     /// <param name="calibration">Low, middle or high cost values.</param>
