@@ -1,15 +1,16 @@
 #:project ../src/Simulator/DivCon.Simulator.csproj
 #:property PublishAot=false
 
-// Judges one scheme's rerun of simulate-mixes against a stored run's other schemes: the rerun's rows of that scheme
-// replace the stored ones (the other schemes do not use its policy, so their figures stand), and the aggregate is
+// Judges one scheme's rerun of simulate-mixes against a stored run's other schemes: the rerun's rows replace the stored
+// ones of every scheme the rerun has (rerun only the schemes a change touches: the others' figures stand; several
+// rerun folders may be given, comma-separated, e.g. the judged scheme's and the other partitioning schemes'), and the aggregate is
 // MixAggregate's (wins, near-best, geo-mean and worst STP over the best other scheme), per core count. Also prints the
 // thesis mixes' STP and ANTT against the best other scheme, and every generated mix where the scheme is not near-best,
 // with both schemes' worst NTT (the worst-served program's: a higher STP bought by starving one program shows there),
 // and the scheme against each other scheme alone (pairwise: how often it is at least as good as that one), and the mixes
 // where the best partitioning scheme (the rerun's included) is more than 1% behind the best scheme: a bound on what any of
 // those policies reached there.
-// Usage: dotnet run scripts/compare-mixes.cs -c Release -- <stored folder> <rerun folder> [scheme=dynamic]
+// Usage: dotnet run scripts/compare-mixes.cs -c Release -- <stored folder> <rerun folder>[,<rerun folder>...] [scheme=dynamic]
 // e.g.  dotnet run scripts/compare-mixes.cs -c Release -- results/simulated-mixes-50-s1 results/dynamic-rerun
 using System.Globalization;
 using DivCon.Simulator;
@@ -23,14 +24,15 @@ if (args.Length < 2)
 
 string scheme = args.Length > 2 ? args[2] : "dynamic";
 var stored = Read(Path.Combine(args[0], "outcomes.csv"));
-var rerun = Read(Path.Combine(args[1], "outcomes.csv")).Where(o => o.Scheme == scheme).ToList();
-if (rerun.Count == 0)
+var rerun = args[1].Split(',').SelectMany(folder => Read(Path.Combine(folder, "outcomes.csv"))).ToList();
+if (!rerun.Any(o => o.Scheme == scheme))
 {
-    Console.Error.WriteLine($"error: {args[1]}/outcomes.csv has no row of scheme '{scheme}'.");
+    Console.Error.WriteLine($"error: no outcomes.csv of {args[1]} has a row of scheme '{scheme}'.");
     return 1;
 }
 
-var merged = stored.Where(o => o.Scheme != scheme).Concat(rerun).ToList();
+var replaced = rerun.Select(o => o.Scheme).ToHashSet();
+var merged = stored.Where(o => !replaced.Contains(o.Scheme)).Concat(rerun).ToList();
 string[] schemes = [.. merged.Select(o => o.Scheme).Distinct()];
 var inv = CultureInfo.InvariantCulture;
 foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))

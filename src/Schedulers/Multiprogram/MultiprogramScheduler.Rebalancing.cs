@@ -248,7 +248,7 @@ public sealed partial class MultiprogramScheduler
         Debug.Assert(Monitor.IsEntered(_gate), "Decisions run under the gate.");
         AllocationSnapshot snapshot = TakeSnapshot();
         long now = TimeProvider.GetTimestamp();
-        RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now);
+        RebalanceEvent decision = DecideByGrant(snapshot, reason, now) ?? _decider.Decide(snapshot, reason, now, RunningByCpu());
         _early?.Decided(TimeProvider.GetElapsedTime(_createdAt, now));
         UpdateSampleInterval(); // after arrivals (Register decides), early decisions and leaving the domain
         ApplyLendingOrder(snapshot);
@@ -389,6 +389,35 @@ public sealed partial class MultiprogramScheduler
                 running[queues] = running.GetValueOrDefault(queues) + 1;
             }
         }
+    }
+
+    /// <summary>
+    /// For each CPU inside a task now, the program whose queues that task came from: its server's, else a retiring
+    /// server's still finishing one after a handover (the placement keeps such CPUs with their program where it can).
+    /// Racy by nature, as <see cref="CountWorkers"/>: a task that starts or ends meanwhile at worst costs one handover
+    /// or leaves one idle CPU in place.
+    /// </summary>
+    private Dictionary<int, ProgramId> RunningByCpu()
+    {
+        var programOf = new Dictionary<WorkQueueSet, ProgramId>(_programs.Length);
+        foreach (ProgramTaskScheduler p in _programs)
+        {
+            programOf[p.Queues] = p.ProgramId;
+        }
+
+        var running = new Dictionary<int, ProgramId>();
+        for (int i = 0; i < WorkerCount; i++)
+        {
+            CpuSlot cpu = _pool.Cpus[i];
+            Worker server = cpu.Server;
+            Worker? inTask = server.IsInTask ? server : cpu.Workers.FirstOrDefault(w => w != server && w.IsInTask);
+            if (inTask is not null && programOf.TryGetValue(inTask.Queues, out ProgramId program))
+            {
+                running[_cpuOfWorker[i]] = program;
+            }
+        }
+
+        return running;
     }
 
     /// <summary>

@@ -125,7 +125,7 @@ internal sealed partial class Simulation
         }
 
         var snapshot = new AllocationSnapshot(_cores, states);
-        RebalanceEvent decision = _decider!.Decide(snapshot, reason, _now);
+        RebalanceEvent decision = _decider!.Decide(snapshot, reason, _now, RunningTasks());
         _early?.Decided(Time(_now));
         if (decision.Skipped)
         {
@@ -167,6 +167,27 @@ internal sealed partial class Simulation
         {
             WakeIdle(set);
         }
+    }
+
+    /// <summary>For each core inside a task now (its server's, else its retiring thread's), that task's program.</summary>
+    private Dictionary<int, ProgramId> RunningTasks()
+    {
+        var running = new Dictionary<int, ProgramId>();
+        for (int core = 0; core < _cores; core++)
+        {
+            var t = _threads[_activeThread[core]];
+            if (!t.Busy && _options.StandbyHandover && Other(t).Busy)
+            {
+                t = Other(t);
+            }
+
+            if (t.Busy)
+            {
+                running[core] = new ProgramId(ProgramOf(t.Task));
+            }
+        }
+
+        return running;
     }
 
     /// <summary>

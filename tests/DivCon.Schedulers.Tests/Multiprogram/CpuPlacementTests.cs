@@ -204,6 +204,91 @@ public class CpuPlacementTests
     }
 
     [Fact]
+    public void A_cpu_inside_its_programs_task_stays_and_an_idle_one_moves_instead()
+    {
+        // A holds 0-7 and B 8-15; A shrinks to 6. Blind to tasks, A gives up its run's end, 6 and 7, next to B. CPU 7
+        // is inside one of A's tasks: moving it would make B's first task share the core with A's until it ends.
+        var placement = new CpuPlacement(CpuTopology.Uniform(1, 16));
+        var first = placement.Place(CpuAssignment.Empty, Counts(8, 8));
+        Assert.Equal([0, 1, 2, 3, 4, 5, 6, 7], first.Assignment.CpusOf(new ProgramId(0)).Order());
+        var blind = placement.Place(first.Assignment, Counts(6, 10));
+        Assert.Equal([6, 7], blind.Moves.Select(m => m.CpuId).Order());
+
+        var running = new Dictionary<int, ProgramId> { [7] = new ProgramId(0), [3] = new ProgramId(0) };
+        var seeing = placement.Place(first.Assignment, Counts(6, 10), running);
+        Assert.Equal(2, seeing.Moves.Count); // as few moves as before
+        Assert.DoesNotContain(seeing.Moves, m => running.ContainsKey(m.CpuId));
+        Assert.Contains(7, seeing.Assignment.CpusOf(new ProgramId(0)));
+        Assert.Equal([5, 6], seeing.Moves.Select(m => m.CpuId).Order()); // the nearest idle CPU A keeps
+    }
+
+    [Fact]
+    public void A_cpu_inside_the_receivers_task_moves_freely()
+    {
+        // CPU 7 of A is lent to B and inside B's task: giving it to B is no handover, so nothing is swapped.
+        var placement = new CpuPlacement(CpuTopology.Uniform(1, 16));
+        var first = placement.Place(CpuAssignment.Empty, Counts(8, 8));
+        var result = placement.Place(first.Assignment, Counts(6, 10), new Dictionary<int, ProgramId> { [7] = new ProgramId(1) });
+        Assert.Equal([6, 7], result.Moves.Select(m => m.CpuId).Order());
+    }
+
+    [Fact]
+    public void A_handover_stays_when_the_donor_keeps_no_idle_cpu_or_handovers_are_worth_nothing()
+    {
+        var topology = CpuTopology.Uniform(1, 8);
+        var allBusy = Enumerable.Range(0, 4).ToDictionary(c => c, _ => new ProgramId(0));
+        var placement = new CpuPlacement(topology);
+        var first = placement.Place(CpuAssignment.Empty, Counts(4, 4));
+        var result = placement.Place(first.Assignment, Counts(3, 5), allBusy);
+        Assert.Single(result.Moves); // every CPU of A is busy: one handover is unavoidable
+
+        var blindByWorth = new CpuPlacement(topology, handoverWorth: 0);
+        var worthless = blindByWorth.Place(first.Assignment, Counts(3, 5), new Dictionary<int, ProgramId> { [3] = new ProgramId(0) });
+        Assert.Equal([3], worthless.Moves.Select(m => m.CpuId)); // the run's end, as if blind
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CpuPlacement(topology, handoverWorth: -1));
+    }
+
+    [Fact]
+    public void Random_running_tasks_never_make_the_chosen_layout_cost_more_than_the_blind_one()
+    {
+        // The blind winner is among the candidates scored with handovers, so the chosen one costs at most as much
+        // under the same cost (moves + worth x fragments + handover worth x handovers); counts and CPUs stay exact.
+        var random = new Random(777);
+        var topology = CpuTopology.Uniform(2, 8, 2, 2);
+        var placement = new CpuPlacement(topology);
+        var assignment = CpuAssignment.Empty;
+        var previousCounts = new Dictionary<ProgramId, int>();
+        int swapped = 0;
+        for (int step = 0; step < 400; step++)
+        {
+            var counts = RandomCounts(random, topology.Count, previousCounts);
+            var present = assignment.Programs.ToArray();
+            var running = new Dictionary<int, ProgramId>();
+            foreach (int cpu in topology.CpuIds)
+            {
+                if (present.Length > 0 && random.Next(3) == 0)
+                {
+                    running[cpu] = present[random.Next(present.Length)];
+                }
+            }
+
+            var blind = placement.Place(assignment, counts);
+            var seeing = placement.Place(assignment, counts, running);
+            AssertWellFormed(placement, seeing, counts);
+            Assert.True(Cost(seeing) <= Cost(blind), $"step {step}: {Cost(seeing)} > {Cost(blind)}");
+            swapped += Handovers(seeing) < Handovers(blind) ? 1 : 0;
+            assignment = seeing.Assignment;
+            previousCounts = counts.ToDictionary(c => c.Id, c => c.Cores);
+
+            long Cost(PlacementResult r) => r.Moves.Count + (2L * r.Fragments) + (5L * Handovers(r));
+            int Handovers(PlacementResult r) => r.Moves.Count(m =>
+                m.From is { } from && counts.Any(c => c.Id == from) && running.TryGetValue(m.CpuId, out var inside) && inside != m.To);
+        }
+
+        Assert.True(swapped > 20, $"only {swapped} steps avoided a handover: the swap is not exercised");
+    }
+
+    [Fact]
     public void Rejects_counts_that_do_not_fit()
     {
         var placement = new CpuPlacement(CpuTopology.Uniform(1, 4));

@@ -61,7 +61,8 @@ internal sealed class RebalanceDecider
     /// <exception cref="ArgumentNullException"><paramref name="snapshot"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="reason"/> is undefined.</exception>
     /// <exception cref="ArgumentException">The snapshot's core count differs from the topology's.</exception>
-    public RebalanceEvent Decide(AllocationSnapshot snapshot, RebalanceReason reason, long timestamp)
+    /// <param name="running">Optional: the program whose task each busy CPU runs now (<see cref="CpuPlacement.Place"/>).</param>
+    public RebalanceEvent Decide(AllocationSnapshot snapshot, RebalanceReason reason, long timestamp, IReadOnlyDictionary<int, ProgramId>? running = null)
     {
         ArgumentNullException.ThrowIfNull(snapshot);
         if (!Enum.IsDefined(reason))
@@ -86,7 +87,7 @@ internal sealed class RebalanceDecider
         var policyDecision = Policy.Allocate(snapshot);
         var decision = _guard.Apply(policyDecision);
         var after = decision.Allocations.ToArray();
-        var placed = _placement.Place(Placement, after);
+        var placed = _placement.Place(Placement, after, running);
         _last = policyDecision;
         _lastApplied = decision;
         Placement = placed.Assignment;

@@ -31,7 +31,13 @@ namespace DivCon.Schedulers.Multiprogram.Placement;
 /// </item>
 /// </list>
 /// <para>
-/// Cost = moved CPUs + <see cref="ContiguityWorth"/> x fragments (extra runs); ties go to the layout that crosses
+/// When the caller says which CPUs are inside tasks, each candidate is also tried with its <i>handovers</i> (moved
+/// CPUs inside a task of another program than their new owner, whose task the new owner's first work would share the
+/// core with) swapped for idle CPUs their donors keep.
+/// </para>
+/// <para>
+/// Cost = moved CPUs + <see cref="ContiguityWorth"/> x fragments (extra runs) + <see cref="HandoverWorth"/> x
+/// handovers; ties go to the layout that crosses
 /// fewer package and L3 boundaries beyond the minimum its size needs, then to the order above.
 /// </para>
 /// <para>
@@ -59,12 +65,19 @@ internal sealed class CpuPlacement
     /// How many extra moved CPUs one fragment avoided is worth (at least 0; default 2). 0 always picks the fewest
     /// moves; a large value always picks a contiguous layout.
     /// </param>
-    public CpuPlacement(CpuTopology topology, int contiguityWorth = 2)
+    /// <param name="handoverWorth">
+    /// How many extra moved CPUs one avoided handover is worth when <see cref="Place"/> is told which CPUs are inside
+    /// tasks (at least 0; default 5, more than the two fragments a swap usually costs at the default contiguity
+    /// worth). 0 ignores running tasks.
+    /// </param>
+    public CpuPlacement(CpuTopology topology, int contiguityWorth = 2, int handoverWorth = 5)
     {
         ArgumentNullException.ThrowIfNull(topology);
         ArgumentOutOfRangeException.ThrowIfNegative(contiguityWorth);
+        ArgumentOutOfRangeException.ThrowIfNegative(handoverWorth);
         Topology = topology;
         ContiguityWorth = contiguityWorth;
+        HandoverWorth = handoverWorth;
         var ordered = topology.Cpus
             .OrderBy(c => c.PackageId).ThenBy(c => c.L3GroupId).ThenBy(c => c.CoreId).ThenBy(c => c.Id)
             .ToArray();
@@ -92,6 +105,9 @@ internal sealed class CpuPlacement
     /// <summary>Extra moved CPUs one avoided fragment is worth.</summary>
     public int ContiguityWorth { get; }
 
+    /// <summary>Extra moved CPUs one avoided handover is worth.</summary>
+    public int HandoverWorth { get; }
+
     /// <summary>CPU ids in topology order (the line that contiguity refers to).</summary>
     public IReadOnlyList<int> CpuOrder { get; }
 
@@ -101,7 +117,14 @@ internal sealed class CpuPlacement
     /// The new count of every program; ids unique, counts at least 0, summing to the number of CPUs when any
     /// program is listed. Programs of <paramref name="previous"/> that are not listed have departed.
     /// </param>
-    public PlacementResult Place(CpuAssignment previous, IReadOnlyList<ProgramAllocation> counts)
+    /// <param name="running">
+    /// Optional: for each CPU whose worker is inside a task now, the program that task belongs to (CPUs not listed are
+    /// idle). A CPU moved while it runs a task of a program other than its new owner is handed over with that task
+    /// unfinished (the standby shares the core until it ends, or the move waits for it): each candidate layout is also
+    /// tried with such moves swapped for idle CPUs their donors keep (see <see cref="AvoidHandovers"/>), and handovers
+    /// count <see cref="HandoverWorth"/> each in the score.
+    /// </param>
+    public PlacementResult Place(CpuAssignment previous, IReadOnlyList<ProgramAllocation> counts, IReadOnlyDictionary<int, ProgramId>? running = null)
     {
         ArgumentNullException.ThrowIfNull(previous);
         ArgumentNullException.ThrowIfNull(counts);
@@ -157,6 +180,12 @@ internal sealed class CpuPlacement
             (PlacementStrategy.Aligned, Pack(AlignedOrder(want))),
         };
 
+        if (running is not null && running.Count > 0 && HandoverWorth > 0)
+        {
+            // Each candidate again with its handovers swapped away where the donor keeps an idle CPU.
+            candidates = [.. candidates, .. candidates.Where(c => c.Owner.Length > 0).Select(c => (c.Name, AvoidHandovers((int[])c.Owner.Clone(), before, counts, running)))];
+        }
+
         int best = -1;
         (long Cost, int Misalignment) bestScore = default;
         int bestFragments = 0;
@@ -169,7 +198,8 @@ internal sealed class CpuPlacement
             }
 
             int fragments = Fragments(owner, m);
-            long cost = Moves(owner, beforeId, counts) + ((long)ContiguityWorth * fragments);
+            long cost = Moves(owner, beforeId, counts) + ((long)ContiguityWorth * fragments)
+                + (running is null ? 0 : (long)HandoverWorth * Handovers(owner, before, counts, running));
             var score = (cost, Misalignment(owner, want));
             if (best < 0 || score.CompareTo(bestScore) < 0)
             {
@@ -177,8 +207,7 @@ internal sealed class CpuPlacement
             }
         }
 
-        var chosen = candidates[best].Owner;
-        return Build(chosen, beforeId, counts, candidates[best].Name, bestFragments);
+        return Build(candidates[best].Owner, beforeId, counts, candidates[best].Name, bestFragments);
 
         int[] Pack(int[] order)
         {
@@ -230,6 +259,64 @@ internal sealed class CpuPlacement
 
         return new PlacementResult(assignment, moves, strategy, fragments);
     }
+
+    /// <summary>
+    /// <paramref name="owner"/> with each handover (a moved CPU inside a task of a program other than its new owner)
+    /// swapped, where it can be, for the nearest CPU the same donor keeps that the receiver can use at once (idle, or
+    /// inside one of the receiver's tasks): the donor keeps the CPU whose task is running, the receiver gets one it can
+    /// serve now. Counts and the number of moved CPUs are unchanged; fragments may grow (the scoring weighs them).
+    /// </summary>
+    private int[] AvoidHandovers(int[] owner, int[] before, IReadOnlyList<ProgramAllocation> counts, IReadOnlyDictionary<int, ProgramId> running)
+    {
+        int n = owner.Length;
+        for (int pos = 0; pos < n; pos++)
+        {
+            int donor = before[pos], receiver = owner[pos];
+            if (!IsHandover(pos, donor, receiver, counts, running))
+            {
+                continue;
+            }
+
+            for (int d = 1; d < n; d++)
+            {
+                int q = pos - d >= 0 && Keeps(pos - d) ? pos - d : pos + d < n && Keeps(pos + d) ? pos + d : -1;
+                if (q >= 0)
+                {
+                    owner[pos] = donor;
+                    owner[q] = receiver;
+                    break;
+                }
+            }
+
+            bool Keeps(int q) => before[q] == donor && owner[q] == donor && !IsHandover(q, donor, receiver, counts, running);
+        }
+
+        return owner;
+    }
+
+    /// <summary>Moved CPUs that would be handed over inside another program's task (see <see cref="AvoidHandovers"/>).</summary>
+    private int Handovers(int[] owner, int[] before, IReadOnlyList<ProgramAllocation> counts, IReadOnlyDictionary<int, ProgramId> running)
+    {
+        int handovers = 0;
+        for (int pos = 0; pos < owner.Length; pos++)
+        {
+            if (IsHandover(pos, before[pos], owner[pos], counts, running))
+            {
+                handovers++;
+            }
+        }
+
+        return handovers;
+    }
+
+    /// <summary>
+    /// Whether giving the CPU at <paramref name="pos"/> from <paramref name="from"/> to <paramref name="to"/> (indices
+    /// into the counts, or <see cref="Free"/>) is a handover: a move of a CPU inside a task of any program but the new
+    /// owner. A CPU nobody held before (or whose program departed) counts as a move of no handover: its old program
+    /// is not in the counts to keep it.
+    /// </summary>
+    private bool IsHandover(int pos, int from, int to, IReadOnlyList<ProgramAllocation> counts, IReadOnlyDictionary<int, ProgramId> running) =>
+        from != Free && to != from && running.TryGetValue(_cpuAt[pos], out var inside) && (to == Free || inside != counts[to].Id);
 
     /// <summary>The greedy minimal-move layout (see the remarks on the type).</summary>
     private static int[] FewestMoves(int[] before, int[] want)
