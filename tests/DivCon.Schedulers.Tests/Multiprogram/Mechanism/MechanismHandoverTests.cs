@@ -49,6 +49,42 @@ public sealed class MechanismHandoverTests
     }
 
     [Fact]
+    public void A_cpu_inside_its_programs_task_is_kept_and_an_idle_one_moves_instead()
+    {
+        // a holds all 4 CPUs and runs one long task on the last of them (the run's end, which a placement blind to
+        // tasks gives away first); b's arrival takes 2 CPUs: they must be idle ones, so no handover is needed.
+        using var scheduler = MechanismSchedulers.Unpinned(4);
+        var cpuOf = scheduler.GetWorkerAssignments().ToDictionary(w => w.WorkerIndex, w => w.CpuId);
+        int last = cpuOf.Values.Max();
+        using var keep = new ManualResetEventSlim();
+        using var all = new CountdownEvent(scheduler.WorkerCount);
+        using var a = scheduler.Register("a");
+        Task[] tasks = [.. Enumerable.Range(0, scheduler.WorkerCount).Select(_ => a.Start(() =>
+        {
+            int cpu = cpuOf[Worker.Current!.Cpu.Index];
+            all.Signal();
+            Assert.True(all.Wait(TestSchedulers.Timeout)); // one task per worker: none runs two of them
+            if (cpu == last)
+            {
+                keep.Wait(TestSchedulers.Timeout + TestSchedulers.Timeout);
+            }
+        }))];
+        Assert.True(SpinWait.SpinUntil(() => tasks.Count(t => t.IsCompleted) == 3 && scheduler.Pool.Cpus.Count(c => c.Server.IsInTask) == 1, TestSchedulers.Timeout));
+
+        using var b = scheduler.Register("b");
+        RebalanceEvent arrival = scheduler.History[^1];
+        Assert.Equal(2, arrival.Moves.Count);
+        Assert.DoesNotContain(arrival.Moves, m => m.CpuId == last);
+        Assert.Equal(a.ProgramId, scheduler.GetWorkerAssignments().Single(w => w.CpuId == last).Owner);
+        b.Start(() => { }).AssertCompletes();
+        Assert.Equal(0, scheduler.Handovers);
+
+        keep.Set();
+        Assert.True(Task.WaitAll(tasks, TestSchedulers.Timeout));
+        MechanismSchedulers.AssertOwnershipConsistent(scheduler);
+    }
+
+    [Fact]
     public void Without_a_standby_a_move_waits_for_the_task_boundary()
     {
         using var scheduler = new MultiprogramScheduler(new MultiprogramSchedulerOptions
