@@ -24,6 +24,7 @@ public class RebalancerBenchmarks
     private AllocationDecision _baseDecision = null!;
     private ProgramAllocation[] _shortageCounts = null!;
     private CpuAssignment _basePlacement = null!;
+    private Dictionary<int, ProgramId> _running = null!;
     private RebalanceDecider _decider = null!;
     private long _tick;
 
@@ -44,6 +45,11 @@ public class RebalancerBenchmarks
         _baseDecision = _policy.Allocate(_plentiful);
         _shortageCounts = [.. _policy.Allocate(_shortage).Allocations];
         _basePlacement = _placement.Place(CpuAssignment.Empty, [.. _baseDecision.Allocations]).Assignment;
+
+        // Every other CPU inside a task of its owner, so that most moves the shortage asks for meet a busy CPU.
+        _running = _basePlacement.Programs
+            .SelectMany(p => _basePlacement.CpusOf(p).Where((_, k) => k % 2 == 1).Select(cpu => (cpu, p)))
+            .ToDictionary(x => x.cpu, x => x.p);
         _decider = new RebalanceDecider(_policy, topology);
         _decider.Decide(_plentiful, RebalanceReason.Arrival, 0);
     }
@@ -63,6 +69,10 @@ public class RebalancerBenchmarks
     /// <summary>Placing the shortage allocation, starting from the base placement.</summary>
     [Benchmark]
     public CpuAssignment Placement() => _placement.Place(_basePlacement, _shortageCounts).Assignment;
+
+    /// <summary>The same, told that every other CPU is inside its owner's task: each layout also tried without handovers.</summary>
+    [Benchmark]
+    public CpuAssignment PlacementAvoidingHandovers() => _placement.Place(_basePlacement, _shortageCounts, _running).Assignment;
 
     /// <summary>A whole decision through the decider, alternating shortage and plenty so that none is skipped.</summary>
     [Benchmark]
