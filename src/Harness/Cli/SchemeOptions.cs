@@ -44,6 +44,13 @@ public sealed class SchemeOptions
 
     private static readonly string[] PreferenceNames = ["round-robin", "runs-in-progress", "oldest-run"];
 
+    /// <summary>
+    /// What an error names when a multiprogram option is given without such a scheme: "the multiprogram schemes (static,
+    /// dynamic, ...)", listed from <see cref="SchemeRegistry"/> (schemes and variants) so the list cannot drift from it.
+    /// </summary>
+    private static readonly string MultiprogramSchemes =
+        $"the multiprogram schemes ({string.Join(", ", SchemeRegistry.Schemes.Concat(SchemeRegistry.Variants).Where(s => s.Layout == SchedulerLayout.Multiprogram).Select(s => s.Name))})";
+
     /// <summary>Default of --rounds.</summary>
     public const int DefaultRounds = 3;
 
@@ -139,7 +146,7 @@ public sealed class SchemeOptions
         // --rebalance-ms is one of them: static too decides every interval when the programs outnumber the workers.
         bool named = parse.GetResult(Schemes) is not null;
         OptionTable.RequireScheme(parse, !named || chosen.Any(d => d.Layout == SchedulerLayout.Multiprogram),
-            "the multiprogram schemes (static, dynamic, hill-climbing, task-availability)",
+            MultiprogramSchemes,
             NoLending, LendingPreferenceOption, NoStandby, Profiles, ProfileFallback, RebalanceMilliseconds);
         return new SchemeSettings(
             [.. chosen.Select(d => d.Name)],

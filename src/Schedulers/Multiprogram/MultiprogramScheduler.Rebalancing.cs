@@ -399,19 +399,13 @@ public sealed partial class MultiprogramScheduler
     /// </summary>
     private Dictionary<int, ProgramId> RunningByCpu()
     {
-        var programOf = new Dictionary<WorkQueueSet, ProgramId>(_programs.Length);
-        foreach (ProgramTaskScheduler p in _programs)
-        {
-            programOf[p.Queues] = p.ProgramId;
-        }
-
         var running = new Dictionary<int, ProgramId>();
         for (int i = 0; i < WorkerCount; i++)
         {
             CpuSlot cpu = _pool.Cpus[i];
             Worker server = cpu.Server;
             Worker? inTask = server.IsInTask ? server : cpu.Workers.FirstOrDefault(w => w != server && w.IsInTask);
-            if (inTask is not null && programOf.TryGetValue(inTask.Queues, out ProgramId program))
+            if (inTask is not null && ProgramOf(inTask.Queues) is { } program)
             {
                 running[_cpuOfWorker[i]] = program;
             }
