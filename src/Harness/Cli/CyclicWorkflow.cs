@@ -1,4 +1,5 @@
 using DivCon.Harness.Experiments;
+using DivCon.Harness.Machine;
 using DivCon.Harness.Terminal;
 using DivCon.Harness.Workload;
 using DivCon.Schedulers.Multiprogram.Profiles;
@@ -99,8 +100,11 @@ public static class CyclicWorkflow
             schemes.Lending,
             LendingPreference = SchemeOptions.LendingPreferenceNames[(int)schemes.LendingPreference],
             schemes.Standby,
-            ProfileStore = Path.GetFullPath(schemes.ProfilesPath),
-            ReferenceProfileStore = schemes.ReferenceProfilesPath is { } reference ? Path.GetFullPath(reference) : null,
+            // Relative to the working directory when inside it, so a record names no machine's paths.
+            ProfileStore = CommandLineText.RelativeTo(Path.GetFullPath(schemes.ProfilesPath), Environment.CurrentDirectory),
+            ReferenceProfileStore = schemes.ReferenceProfilesPath is { } reference
+                ? CommandLineText.RelativeTo(Path.GetFullPath(reference), Environment.CurrentDirectory)
+                : null,
             Profiles = context.Profiles.ToDictionary(
                 kv => kv.Key,
                 kv => kv.Value is { } p ? new { p.Machine, p.MeasuredAt, Speedups = p.Speedups.ToString() } : null),

@@ -20,10 +20,50 @@ public static class CommandLineText
             return typed;
         }
 
-        string host = Path.GetFileNameWithoutExtension(Environment.ProcessPath ?? string.Empty);
-        arguments[0] = RelativeTo(arguments[0], Environment.CurrentDirectory);
-        return host.Equals("dotnet", StringComparison.OrdinalIgnoreCase) ? Join(["dotnet", .. arguments]) : Join(arguments);
+        bool dotnetHost = Path.GetFileNameWithoutExtension(Environment.ProcessPath ?? string.Empty).Equals("dotnet", StringComparison.OrdinalIgnoreCase);
+        return FromProcess(dotnetHost, arguments, Environment.CurrentDirectory);
     }
+
+    /// <summary>
+    /// A process's command line as a stamp shows it: the program relative to <paramref name="directory"/> when it lies
+    /// inside it (<see cref="RelativeTo"/>), prefixed with "dotnet" when the dotnet host runs it; the harness's own
+    /// assembly outside the directory (a copy of the build, an installed tool) as its tool name <c>divcon</c>, so that
+    /// a stamp never records a machine's paths outside the repository and still names the same program.
+    /// </summary>
+    /// <param name="dotnetHost">Whether the process is the dotnet host running an assembly.</param>
+    /// <param name="arguments">The process's argv, program first.</param>
+    /// <param name="directory">The working directory.</param>
+    /// <returns>The text.</returns>
+    /// <exception cref="ArgumentException"><paramref name="arguments"/> is empty.</exception>
+    public static string FromProcess(bool dotnetHost, IReadOnlyList<string> arguments, string directory)
+    {
+        ArgumentNullException.ThrowIfNull(arguments);
+        ArgumentNullException.ThrowIfNull(directory);
+        if (arguments.Count == 0)
+        {
+            throw new ArgumentException("A command line has at least its program.", nameof(arguments));
+        }
+
+        string program = RelativeTo(arguments[0], directory);
+        if (Path.IsPathRooted(program) && IsHarness(Path.GetFileName(program)))
+        {
+            return Join([ToolName, .. arguments.Skip(1)]);
+        }
+
+        return dotnetHost ? Join(["dotnet", program, .. arguments.Skip(1)]) : Join([program, .. arguments.Skip(1)]);
+    }
+
+    /// <summary>Whether a program file is the harness: its assembly, or its apphost (no extension, or .exe).</summary>
+    private static bool IsHarness(string fileName) =>
+        fileName.Equals(HarnessAssembly, StringComparison.OrdinalIgnoreCase)
+        || fileName.Equals(HarnessAssembly + ".dll", StringComparison.OrdinalIgnoreCase)
+        || fileName.Equals(HarnessAssembly + ".exe", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>The harness's assembly name (its file name without extension).</summary>
+    private const string HarnessAssembly = "DivCon.Harness";
+
+    /// <summary>The harness's command as a .NET tool (the project's <c>ToolCommandName</c>).</summary>
+    private const string ToolName = "divcon";
 
     /// <summary>
     /// <paramref name="path"/> relative to <paramref name="directory"/> when it lies inside it (a stamp then reads the
