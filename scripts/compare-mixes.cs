@@ -89,8 +89,7 @@ foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
     int reachable = generated.Where(o => !double.IsNaN(o.Stp)).GroupBy(o => o.Mix).Count(mix =>
     {
         double bestStp = mix.Max(o => o.Stp), bestAntt = mix.Min(o => o.Antt);
-        return mix.Any(o => SimulatedSchemes.Parse(o.Scheme).Partitions()
-            && (o.Stp >= bestStp || (o.Stp >= (1 - MixAggregate.StpTolerance) * bestStp && o.Antt <= (1 + MixAggregate.AnttTolerance) * bestAntt)));
+        return mix.Any(o => SimulatedSchemes.Parse(o.Scheme).Partitions() && MixAggregate.IsNearBest(o.Stp, o.Antt, bestStp, bestAntt));
     });
     Console.WriteLine($"  the best partitioning scheme per mix, chosen with hindsight, is near-best on {reachable}");
     foreach (var mix in byCores.GroupBy(o => o.Mix).OrderBy(g => g.Key, StringComparer.Ordinal))
@@ -104,7 +103,7 @@ foreach (var byCores in merged.GroupBy(o => o.Cores).OrderBy(g => g.Key))
 
         var best = others.MaxBy(o => o.Stp)!;
         double bestStp = Math.Max(best.Stp, own.Stp), bestAntt = Math.Min(others.Min(o => o.Antt), own.Antt);
-        bool near = own.Stp >= bestStp || (own.Stp >= (1 - MixAggregate.StpTolerance) * bestStp && own.Antt <= (1 + MixAggregate.AnttTolerance) * bestAntt);
+        bool near = MixAggregate.IsNearBest(own.Stp, own.Antt, bestStp, bestAntt);
         if (mix.Key.StartsWith("thesis", StringComparison.Ordinal) || !near)
         {
             Console.WriteLine(string.Create(inv,

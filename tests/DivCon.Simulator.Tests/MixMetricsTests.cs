@@ -81,6 +81,15 @@ public sealed class MixMetricsTests
     }
 
     [Fact]
+    public void Near_best_is_the_best_stp_or_within_one_percent_stp_and_two_percent_antt()
+    {
+        Assert.True(MixAggregate.IsNearBest(2.00, 9.0, 2.00, 1.50)); // the best STP, whatever its ANTT
+        Assert.True(MixAggregate.IsNearBest(1.98, 1.53, 2.00, 1.50)); // 1% and 2% exactly
+        Assert.False(MixAggregate.IsNearBest(1.979, 1.50, 2.00, 1.50)); // STP more than 1% behind
+        Assert.False(MixAggregate.IsNearBest(1.995, 1.54, 2.00, 1.50)); // ANTT more than 2% worse
+    }
+
+    [Fact]
     public void Bad_aggregate_inputs_are_refused()
     {
         MixOutcome Row(string mix, int cores, string scheme) => new(mix, cores, scheme, 1, 1, 1, 0, 0);

@@ -40,6 +40,18 @@ public static class MixAggregate
     /// <summary>Tolerance of near-best on ANTT (2%).</summary>
     public const double AnttTolerance = 0.02;
 
+    /// <summary>
+    /// Whether an outcome is near-best on its mix: the mix's best STP, or STP at least 99% of it
+    /// (<see cref="StpTolerance"/>) with ANTT at most 102% of the mix's best ANTT (<see cref="AnttTolerance"/>).
+    /// </summary>
+    /// <param name="stp">The outcome's STP.</param>
+    /// <param name="antt">The outcome's ANTT.</param>
+    /// <param name="bestStp">The highest STP on the mix (the outcome's own included).</param>
+    /// <param name="bestAntt">The lowest ANTT on the mix (the outcome's own included).</param>
+    /// <returns>True when near-best.</returns>
+    public static bool IsNearBest(double stp, double antt, double bestStp, double bestAntt) =>
+        stp >= bestStp || (stp >= (1 - StpTolerance) * bestStp && antt <= (1 + AnttTolerance) * bestAntt);
+
     /// <summary>Aggregates the rows of one core count.</summary>
     /// <param name="outcomes">Rows (one core count; at most one per mix and scheme).</param>
     /// <param name="schemes">The schemes in table order (every row's scheme must be one of them).</param>
@@ -96,7 +108,7 @@ public static class MixAggregate
                 double bestAntt = complete.Min(o => o.Antt);
                 bool win = own.Stp >= bestStp;
                 wins += win ? 1 : 0;
-                near += win || (own.Stp >= (1 - StpTolerance) * bestStp && own.Antt <= (1 + AnttTolerance) * bestAntt) ? 1 : 0;
+                near += IsNearBest(own.Stp, own.Antt, bestStp, bestAntt) ? 1 : 0;
                 var others = complete.Where(o => o.Scheme != scheme).ToList();
                 if (others.Count > 0)
                 {
