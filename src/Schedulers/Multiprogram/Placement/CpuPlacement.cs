@@ -180,10 +180,12 @@ internal sealed class CpuPlacement
             (PlacementStrategy.Aligned, Pack(AlignedOrder(want))),
         };
 
-        if (running is not null && running.Count > 0 && HandoverWorth > 0)
+        // Handovers are weighed only when some CPU is inside a task and they are worth something; else they cost 0.
+        IReadOnlyDictionary<int, ProgramId>? weighed = running is { Count: > 0 } && HandoverWorth > 0 ? running : null;
+        if (weighed is not null)
         {
             // Each candidate again with its handovers swapped away where the donor keeps an idle CPU.
-            candidates = [.. candidates, .. candidates.Where(c => c.Owner.Length > 0).Select(c => (c.Name, AvoidHandovers((int[])c.Owner.Clone(), before, counts, running)))];
+            candidates = [.. candidates, .. candidates.Where(c => c.Owner.Length > 0).Select(c => (c.Name, AvoidHandovers((int[])c.Owner.Clone(), before, counts, weighed)))];
         }
 
         int best = -1;
@@ -199,7 +201,7 @@ internal sealed class CpuPlacement
 
             int fragments = Fragments(owner, m);
             long cost = Moves(owner, beforeId, counts) + ((long)ContiguityWorth * fragments)
-                + (running is null ? 0 : (long)HandoverWorth * Handovers(owner, before, counts, running));
+                + (weighed is null ? 0 : (long)HandoverWorth * Handovers(owner, before, counts, weighed));
             var score = (cost, Misalignment(owner, want));
             if (best < 0 || score.CompareTo(bestScore) < 0)
             {
